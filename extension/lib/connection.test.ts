@@ -1,0 +1,30 @@
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { connectionItem, normalizeProxyUrl, originPattern } from './connection';
+
+beforeEach(() => fakeBrowser.reset());
+
+describe('proxy URL rules', () => {
+  it('accepts https and reduces it to the origin', () => {
+    expect(normalizeProxyUrl(' https://ark.example.dev/some/path ')).toEqual({ ok: true, url: 'https://ark.example.dev' });
+  });
+  it('accepts plain http only for the local stack', () => {
+    expect(normalizeProxyUrl('http://127.0.0.1:8787')).toEqual({ ok: true, url: 'http://127.0.0.1:8787' });
+    expect(normalizeProxyUrl('http://ark.example.dev')).toMatchObject({ ok: false, message: expect.stringContaining('https://') });
+  });
+  it('rejects text that is not a URL and URLs with credentials, naming the field', () => {
+    expect(normalizeProxyUrl('ark.example.dev')).toMatchObject({ ok: false, message: expect.stringMatching(/^Proxy URL:/) });
+    expect(normalizeProxyUrl('https://me:pw@ark.example.dev')).toMatchObject({ ok: false, message: expect.stringMatching(/user name/) });
+  });
+  it('asks for access to exactly the proxy origin', () => {
+    expect(originPattern('https://ark.example.dev')).toBe('https://ark.example.dev/*');
+  });
+});
+
+describe('stored connection', () => {
+  it('is empty until connected and lives in local storage', async () => {
+    expect(await connectionItem.getValue()).toBeNull();
+    await connectionItem.setValue({ proxyUrl: 'https://ark.example.dev', token: 'abk_x' });
+    expect(await fakeBrowser.storage.local.get('connection')).toEqual({ connection: { proxyUrl: 'https://ark.example.dev', token: 'abk_x' } });
+  });
+});

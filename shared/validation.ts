@@ -1,0 +1,48 @@
+import * as v from 'valibot';
+
+/** A rejected input: the field it concerns (dotted path, `[i]` for list items) and why. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; problem: FieldProblem };
+
+/** Formats a valibot issue path as `Filter.GroupIds[0]` or `content[2].image_url.url`. */
+export function issuePath(issue: v.BaseIssue<unknown>): string {
+  let out = '';
+  for (const item of issue.path ?? []) {
+    const key = item.key;
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out;
+}
+
+/**
+ * Runs a schema and reports the first problem with the field it names, so that every
+ * caller (proxy, sandbox, extension) answers bad input with the same wording.
+ */
+export function check<S extends v.GenericSchema>(schema: S, input: unknown, root = 'body'): Checked<v.InferOutput<S>> {
+  // valibot's object schemas take arrays as objects; a JSON array is never a valid request body.
+  if (Array.isArray(input) && schema.type.endsWith('object')) {
+    return { ok: false, problem: { field: root, message: `${root}: must be a JSON object` } };
+  }
+  const result = v.safeParse(schema, input, { abortPipeEarly: true });
+  if (result.success) return { ok: true, value: result.output };
+  const issue = result.issues[0];
+  const field = issuePath(issue) || root;
+  return { ok: false, problem: { field, message: `${field}: ${issue.message}` } };
+}
+
+/**
+ * The message of a strict object schema: valibot reports an unknown key, a missing required key and
+ * a non-object input through the same schema message, so tell them apart by the issue.
+ */
+export const strictObjectMessage =
+  (unknownKey: string) =>
+  (issue: v.StrictObjectIssue): string => {
+    if (issue.expected === 'never') return unknownKey;
+    if (issue.path?.length) return 'is required';
+    return 'must be a JSON object';
+  };

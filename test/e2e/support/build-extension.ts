@@ -1,0 +1,50 @@
+/**
+ * Builds the extension for the e2e tests: `npx wxt build -b chrome --mv3`, once per test process
+ * (per distinct env), and returns the absolute path of `.output/chrome-mv3`.
+ * Set E2E_SKIP_BUILD=1 to reuse an existing build (it is still built when the folder is missing).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const EXTENSION_OUTPUT_DIR = join(REPO_ROOT, '.output', 'chrome-mv3');
+
+const builds = new Map<string, Promise<string>>();
+
+export function buildExtension(env: Record<string, string> = {}): Promise<string> {
+  if (process.env.E2E_SKIP_BUILD === '1' && existsSync(join(EXTENSION_OUTPUT_DIR, 'manifest.json'))) {
+    return Promise.resolve(EXTENSION_OUTPUT_DIR);
+  }
+  const key = JSON.stringify(Object.entries(env).sort(([a], [b]) => a.localeCompare(b)));
+  let build = builds.get(key);
+  if (!build) {
+    build = runWxtBuild(env);
+    builds.set(key, build);
+    // A failed build is not cached, so a later call can try again.
+    build.catch(() => builds.delete(key));
+  }
+  return build;
+}
+
+function runWxtBuild(env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['wxt', 'build', '--browser', 'chrome', '--mv3'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0 && existsSync(join(EXTENSION_OUTPUT_DIR, 'manifest.json'))) {
+        resolve(EXTENSION_OUTPUT_DIR);
+      } else {
+        reject(new Error(`wxt build failed (${signal ?? `exit ${code}`}):\n${output}`));
+      }
+    });
+  });
+}

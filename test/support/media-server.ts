@@ -1,0 +1,175 @@
+/**
+ * A tiny HTTP server for the media fixtures in test/fixtures/media, so tests can download real
+ * bytes and exercise download failures. Node only (node:http), no dependencies.
+ *
+ * Routes (GET and HEAD; every response allows any origin):
+ * - `/media/<file>`          the fixture with its Content-Type, Content-Length and Range support;
+ * - `/status/<code>`         a tiny text response with that status (200–599);
+ * - `/wrong-type/<file>`     the fixture's bytes, but labelled `Content-Type: text/html`;
+ * - `/slow/<ms>/<file>`      the fixture after waiting `ms` milliseconds (at most 60 s) before any header.
+ * Anything else, or an unknown file, is a 404.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile, readdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { extname, join } from 'node:path';
+
+export const MEDIA_FIXTURES_DIR = fileURLToPath(new URL('../fixtures/media/', import.meta.url));
+
+export const MEDIA_CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.svg': 'image/svg+xml',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.mp3': 'audio/mpeg',
+  '.wav': 'audio/wav',
+  '.ogg': 'audio/ogg',
+};
+
+const MAX_DELAY_MS = 60_000;
+
+export interface MediaServer {
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Starts the server on 127.0.0.1; port 0 (the default) picks a free port. */
+export async function startMediaServer(port = 0): Promise<MediaServer> {
+  // Fixtures are small: read them once so every request is served from memory.
+  const files = new Map<string, Buffer>();
+  for (const name of await readdir(MEDIA_FIXTURES_DIR)) {
+    if (MEDIA_CONTENT_TYPES[extname(name).toLowerCase()]) {
+      files.set(name, await readFile(join(MEDIA_FIXTURES_DIR, name)));
+    }
+  }
+
+  const pendingTimers = new Set<NodeJS.Timeout>();
+
+  const server = createServer((req, res) => {
+    try {
+      handle(req, res);
+    } catch (err) {
+      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', Buffer.from(String(err)));
+      else res.destroy();
+    }
+  });
+
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', 'Content-Length, Content-Range, Content-Type');
+    res.setHeader('Cache-Control', 'no-store');
+    if (req.method === 'OPTIONS') {
+      res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
+      res.setHeader('Access-Control-Allow-Headers', '*');
+      return send(res, 204);
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD, OPTIONS');
+      return send(res, 405, 'text/plain; charset=utf-8', Buffer.from('method not allowed'));
+    }
+
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const parts = path.split('/').filter(Boolean).map(safeDecode);
+    const [route, ...rest] = parts;
+
+    if (route === 'media' && rest.length === 1) return sendFile(req, res, rest[0]!);
+    if (route === 'wrong-type' && rest.length === 1) {
+      return sendFile(req, res, rest[0]!, 'text/html; charset=utf-8');
+    }
+    if (route === 'status' && rest.length === 1 && /^\d{3}$/.test(rest[0]!)) {
+      const code = Number(rest[0]);
+      if (code >= 200 && code <= 599) {
+        return send(res, code, 'text/plain; charset=utf-8', Buffer.from(`status ${code}`));
+      }
+    }
+    if (route === 'slow' && rest.length === 2 && /^\d+$/.test(rest[0]!)) {
+      const ms = Math.min(Number(rest[0]), MAX_DELAY_MS);
+      const name = rest[1]!;
+      const timer = setTimeout(() => {
+        pendingTimers.delete(timer);
+        if (!res.destroyed) sendFile(req, res, name);
+      }, ms);
+      pendingTimers.add(timer);
+      res.on('close', () => {
+        clearTimeout(timer);
+        pendingTimers.delete(timer);
+      });
+      return;
+    }
+    send(res, 404, 'text/plain; charset=utf-8', Buffer.from('not found'));
+  }
+
+  function sendFile(req: IncomingMessage, res: ServerResponse, name: string, typeOverride?: string): void {
+    const body = files.get(name);
+    if (!body) return send(res, 404, 'text/plain; charset=utf-8', Buffer.from('not found'));
+    const type = typeOverride ?? MEDIA_CONTENT_TYPES[extname(name).toLowerCase()]!;
+    res.setHeader('Accept-Ranges', 'bytes');
+
+    // Single byte ranges are enough for <video>/<audio>; anything else gets the whole file.
+    const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
+    if (range && (range[1] || range[2])) {
+      const size = body.length;
+      let start: number;
+      let end: number;
+      if (range[1]) {
+        start = Number(range[1]);
+        end = range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+      } else {
+        start = Math.max(size - Number(range[2]), 0);
+        end = size - 1;
+      }
+      if (start >= size || start > end) {
+        res.setHeader('Content-Range', `bytes */${size}`);
+        return send(res, 416);
+      }
+      res.setHeader('Content-Range', `bytes ${start}-${end}/${size}`);
+      return send(res, 206, type, body.subarray(start, end + 1), req.method === 'HEAD');
+    }
+    send(res, 200, type, body, req.method === 'HEAD');
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+
+  const actualPort = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${actualPort}`,
+    port: actualPort,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        for (const timer of pendingTimers) clearTimeout(timer);
+        pendingTimers.clear();
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function send(res: ServerResponse, status: number, type?: string, body?: Buffer, headOnly = false): void {
+  // 1xx, 204 and 304 never carry a body.
+  const bodyless = status < 200 || status === 204 || status === 304;
+  res.statusCode = status;
+  if (!bodyless && type) res.setHeader('Content-Type', type);
+  if (!bodyless) res.setHeader('Content-Length', body?.length ?? 0);
+  res.end(bodyless || headOnly ? undefined : body);
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

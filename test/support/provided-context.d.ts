@@ -1,0 +1,10 @@
+// Values that globalSetup files provide to tests, so `inject('mediaBaseUrl')` is typed.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Base URL of test/support/media-server.ts, e.g. `http://127.0.0.1:41234` (no trailing slash). */
+    mediaBaseUrl: string;
+  }
+}
+
+// Marks this file as a module so the block above augments 'vitest' instead of replacing it.
+export {};

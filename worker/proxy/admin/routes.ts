@@ -1,0 +1,40 @@
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { check } from '../../../shared';
+import type { ProxyEnv } from '../env';
+import { bearerToken, sameHash } from '../members/token';
+
+/** The admin API (contract section 3), behind `Authorization: Bearer ${ADMIN_TOKEN}`. */
+export const admin = new Hono<{ Bindings: ProxyEnv }>();
+
+const directory = (env: ProxyEnv) => env.DIRECTORY.get(env.DIRECTORY.idFromName('directory'));
+const addSchema = v.strictObject(
+  { name: v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(100, 'must be at most 100 characters')) },
+  'is not a field of this call',
+);
+
+admin.use('*', async (c, next) => {
+  const token = bearerToken(c.req.header('authorization'));
+  if (!c.env.ADMIN_TOKEN || !token || !sameHash(token, c.env.ADMIN_TOKEN)) {
+    return c.json({ error: { code: 'unauthorized', message: 'The admin API needs Authorization: Bearer <ADMIN_TOKEN>.' } }, 401);
+  }
+  await next();
+});
+
+admin.post('/members', async (c) => {
+  const checked = check(addSchema, await c.req.json().catch(() => undefined));
+  if (!checked.ok) return c.json({ error: { code: 'invalid_parameter', message: checked.problem.message, param: checked.problem.field } }, 400);
+  return c.json(await directory(c.env).add(checked.value.name), 201);
+});
+
+admin.get('/members', async (c) => c.json({ members: await directory(c.env).list() }));
+
+admin.delete('/members/:id', async (c) => {
+  const done = await directory(c.env).revoke(c.req.param('id'));
+  return done ? c.body(null, 204) : c.json({ error: { code: 'member_not_found', message: `No active member ${c.req.param('id')}.` } }, 404);
+});
+
+admin.post('/members/:id/token', async (c) => {
+  const token = await directory(c.env).rotate(c.req.param('id'));
+  return token ? c.json({ id: c.req.param('id'), token }) : c.json({ error: { code: 'member_not_found', message: `No active member ${c.req.param('id')}.` } }, 404);
+});

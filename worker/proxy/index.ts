@@ -1,0 +1,108 @@
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { check, MODELS } from '../../shared';
+import { admin } from './admin/routes';
+import { missingConfig, secretValues, type ProxyEnv } from './env';
+import { corsFor } from './http/cors';
+import { memberAuth, type MemberVars } from './http/member';
+import { jsonResponse, toResponse, unauthorizedLibrary, unauthorizedVideo, type ProxyResponse } from './http/responses';
+import { createLogger } from './log/logger';
+
+export { MemberState } from './members/member-state';
+export { MemberDirectory } from './members/directory';
+
+type Env = { Bindings: ProxyEnv; Variables: MemberVars };
+const app = new Hono<Env>();
+
+// One JSON line per request; the logger redacts secrets itself.
+app.use('*', async (c, next) => {
+  const started = Date.now();
+  await next();
+  createLogger(secretValues(c.env))({
+    member: c.get('memberId'),
+    route: `${c.req.method} ${c.req.routePath}`,
+    operation: c.get('operation'),
+    status: c.res.status,
+    durationMs: Date.now() - started,
+  });
+});
+app.use('*', (c, next) => corsFor(c.env.ALLOWED_ORIGINS)(c, next));
+
+app.get('/healthz', (c) => {
+  const missing = missingConfig(c.env);
+  return c.json(missing.length ? { status: 'ok', config: 'incomplete', missing } : { status: 'ok' });
+});
+app.route('/admin', admin);
+
+/** Answers a member call; `null` from the member's object means the token is no longer valid. */
+const answer = (result: ProxyResponse | null, unauthorized: () => ProxyResponse) => toResponse(result ?? unauthorized());
+
+app.post('/api/v3', async (c, next) => memberAuth(() => unauthorizedLibrary(c.req.query('Action') ?? ''))(c, next), async (c) => {
+  const action = c.req.query('Action') ?? '';
+  c.set('operation', action);
+  const { state, tokenHash } = c.get('member');
+  const result = await state.library(tokenHash, {
+    action,
+    version: c.req.query('Version') ?? null,
+    body: await c.req.text(),
+    idempotencyKey: c.req.header('idempotency-key') ?? null,
+  });
+  return answer(result, () => unauthorizedLibrary(action));
+});
+
+app.use('/v1/*', memberAuth(unauthorizedVideo));
+app.get('/v1/models', async (c) => {
+  const { state, tokenHash } = c.get('member');
+  return answer(await state.video(tokenHash, { kind: 'models' }), unauthorizedVideo);
+});
+app.post('/v1/video/generations', async (c) => {
+  c.set('operation', 'CreateVideoTask');
+  const { state, tokenHash } = c.get('member');
+  const call = { kind: 'create' as const, body: await c.req.text(), idempotencyKey: c.req.header('idempotency-key') ?? null };
+  return answer(await state.video(tokenHash, call), unauthorizedVideo);
+});
+app.get('/v1/video/generations/:id', async (c) => {
+  c.set('operation', 'GetVideoTask');
+  const { state, tokenHash } = c.get('member');
+  return answer(await state.video(tokenHash, { kind: 'get', id: c.req.param('id') }), unauthorizedVideo);
+});
+
+const proxyUnauthorized = () => jsonResponse(401, { error: { code: 'unauthorized', message: 'A valid member token is required: Authorization: Bearer <member token>.' } });
+app.use('/proxy/*', memberAuth(proxyUnauthorized));
+app.get('/proxy/me', async (c) => {
+  const { state, tokenHash } = c.get('member');
+  const me = await state.me(tokenHash);
+  return me ? c.json(me) : toResponse(proxyUnauthorized());
+});
+
+const consentSchema = v.strictObject(
+  {
+    scope: v.picklist(['portrait'], 'must be portrait'),
+    rulesVersion: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters')),
+  },
+  'is not a field of this call',
+);
+app.post('/proxy/consents', async (c) => {
+  const checked = check(consentSchema, await c.req.json().catch(() => undefined));
+  if (!checked.ok) return c.json({ error: { code: 'invalid_parameter', message: checked.problem.message, param: checked.problem.field } }, 400);
+  const { state, tokenHash } = c.get('member');
+  const consent = await state.addConsent(tokenHash, checked.value.scope, checked.value.rulesVersion);
+  return consent ? c.json(consent, 201) : toResponse(proxyUnauthorized());
+});
+app.get('/proxy/consents', async (c) => {
+  const { state, tokenHash } = c.get('member');
+  const consents = await state.consents(tokenHash);
+  return consents ? c.json({ consents }) : toResponse(proxyUnauthorized());
+});
+app.get('/proxy/capabilities', async (c) => {
+  const { state, tokenHash } = c.get('member');
+  return (await state.me(tokenHash)) ? c.json({ models: MODELS }) : toResponse(proxyUnauthorized());
+});
+
+app.notFound((c) => c.json({ error: { code: 'not_found', message: `${c.req.method} ${new URL(c.req.url).pathname} is not a route of the proxy.` } }, 404));
+app.onError((error, c) => {
+  console.error(JSON.stringify({ level: 'error', route: c.req.path, message: error instanceof Error ? error.name : 'error' }));
+  return c.json({ error: { code: 'internal_error', message: 'The proxy failed to handle this request.' } }, 500);
+});
+
+export default app;

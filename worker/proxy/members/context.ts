@@ -1,0 +1,10 @@
+import type { ProxyEnv } from '../env';
+
+/** What request handling inside a member's object needs. */
+export interface MemberContext {
+  sql: SqlStorage;
+  env: ProxyEnv;
+  memberId: string;
+  /** Keeps work alive after the response (an upstream create that outlived the client's wait). */
+  waitUntil(promise: Promise<unknown>): void;
+}

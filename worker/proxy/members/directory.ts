@@ -1,0 +1,49 @@
+import { DurableObject } from 'cloudflare:workers';
+import type { ProxyEnv } from '../env';
+import type { Profile } from './member-state';
+import { hashToken, newMemberId, newToken } from './token';
+
+/**
+ * The list of members, for the admin API only: never on a member's request path (each member's
+ * token routes straight to that member's object).
+ */
+export class MemberDirectory extends DurableObject<ProxyEnv> {
+  constructor(state: DurableObjectState, env: ProxyEnv) {
+    super(state, env);
+    this.ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS members (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)');
+  }
+
+  #member(id: string) {
+    return this.env.MEMBERS.get(this.env.MEMBERS.idFromName(id));
+  }
+
+  async add(name: string): Promise<{ id: string; name: string; token: string }> {
+    const id = newMemberId();
+    const token = newToken(id);
+    await this.#member(id).init(id, name, await hashToken(token));
+    this.ctx.storage.sql.exec('INSERT INTO members VALUES (?, ?)', id, Date.now());
+    return { id, name, token };
+  }
+
+  #known(id: string): boolean {
+    return this.ctx.storage.sql.exec('SELECT 1 FROM members WHERE id = ?', id).toArray().length > 0;
+  }
+
+  async list(): Promise<Profile[]> {
+    const ids = this.ctx.storage.sql.exec('SELECT id FROM members ORDER BY created_at').toArray().map((r) => String(r.id));
+    const profiles = await Promise.all(ids.map((id) => this.#member(id).profile()));
+    return profiles.filter((p): p is Profile => p !== null);
+  }
+
+  /** False when there is no such active member. */
+  async revoke(id: string): Promise<boolean> {
+    return this.#known(id) && (await this.#member(id).revoke());
+  }
+
+  /** The new token, or null when there is no such active member. */
+  async rotate(id: string): Promise<string | null> {
+    if (!this.#known(id)) return null;
+    const token = newToken(id);
+    return (await this.#member(id).rotate(await hashToken(token))) ? token : null;
+  }
+}

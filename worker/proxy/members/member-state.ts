@@ -1,0 +1,102 @@
+import { DurableObject } from 'cloudflare:workers';
+import type { ProxyEnv } from '../env';
+import type { ProxyResponse } from '../http/responses';
+import { handleLibrary, type LibraryCall } from '../library/handle';
+import * as video from '../video/handle';
+import type { MemberContext } from './context';
+import { MEMBER_SCHEMA } from './schema';
+import { sameHash } from './token';
+
+export interface Profile {
+  id: string;
+  name: string;
+  createdAt: string;
+  revoked: boolean;
+}
+
+export interface Consent {
+  scope: string;
+  rulesVersion: string;
+  acceptedAt: string;
+}
+
+export type VideoCall =
+  | { kind: 'models' }
+  | { kind: 'get'; id: string }
+  | { kind: 'create'; body: string; idempotencyKey: string | null };
+
+/**
+ * One member's state, strongly consistent: token hash, owned ids, idempotency records,
+ * portrait handles, consents. Each authenticated request is handled here in one call.
+ */
+export class MemberState extends DurableObject<ProxyEnv> {
+  constructor(state: DurableObjectState, env: ProxyEnv) {
+    super(state, env);
+    this.ctx.storage.sql.exec(MEMBER_SCHEMA);
+  }
+
+  #row(): { id: string; name: string; token_hash: string; created_at: number; revoked: number } | undefined {
+    return this.ctx.storage.sql.exec('SELECT * FROM profile').toArray()[0] as never;
+  }
+
+  #member(tokenHash: string): MemberContext | null {
+    const row = this.#row();
+    if (!row || row.revoked || !sameHash(row.token_hash, tokenHash)) return null;
+    return { sql: this.ctx.storage.sql, env: this.env, memberId: row.id, waitUntil: (p) => this.ctx.waitUntil(p) };
+  }
+
+  // --- administration (called by the directory) ---
+
+  init(id: string, name: string, tokenHash: string): Profile {
+    this.ctx.storage.sql.exec('INSERT INTO profile (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)', id, name, tokenHash, Date.now());
+    return this.profile()!;
+  }
+
+  rotate(tokenHash: string): boolean {
+    return this.ctx.storage.sql.exec('UPDATE profile SET token_hash = ? WHERE revoked = 0', tokenHash).rowsWritten > 0;
+  }
+
+  revoke(): boolean {
+    return this.ctx.storage.sql.exec('UPDATE profile SET revoked = 1, token_hash = ? WHERE revoked = 0', '').rowsWritten > 0;
+  }
+
+  profile(): Profile | null {
+    const row = this.#row();
+    return row ? { id: row.id, name: row.name, createdAt: new Date(row.created_at).toISOString(), revoked: row.revoked === 1 } : null;
+  }
+
+  // --- member requests: null means the token is not (or no longer) valid ---
+
+  me(tokenHash: string): { id: string; name: string } | null {
+    const m = this.#member(tokenHash);
+    return m ? { id: m.memberId, name: this.#row()!.name } : null;
+  }
+
+  library(tokenHash: string, call: LibraryCall): Promise<ProxyResponse> | null {
+    const m = this.#member(tokenHash);
+    return m ? handleLibrary(m, call) : null;
+  }
+
+  video(tokenHash: string, call: VideoCall): Promise<ProxyResponse> | null {
+    const m = this.#member(tokenHash);
+    if (!m) return null;
+    if (call.kind === 'models') return video.listModels(m);
+    if (call.kind === 'get') return video.getTask(m, call.id);
+    return video.createTask(m, call.body, call.idempotencyKey);
+  }
+
+  addConsent(tokenHash: string, scope: string, rulesVersion: string): Consent | null {
+    if (!this.#member(tokenHash)) return null;
+    const consent = { scope, rulesVersion, acceptedAt: new Date().toISOString() };
+    this.ctx.storage.sql.exec('INSERT INTO consents VALUES (?, ?, ?)', scope, rulesVersion, consent.acceptedAt);
+    return consent;
+  }
+
+  consents(tokenHash: string): Consent[] | null {
+    if (!this.#member(tokenHash)) return null;
+    return this.ctx.storage.sql
+      .exec('SELECT * FROM consents ORDER BY accepted_at')
+      .toArray()
+      .map((r) => ({ scope: String(r.scope), rulesVersion: String(r.rules_version), acceptedAt: String(r.accepted_at) }));
+  }
+}

@@ -1,0 +1,27 @@
+/** Storage of one member's Durable Object. */
+export const MEMBER_SCHEMA = `
+CREATE TABLE IF NOT EXISTS profile (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, token_hash TEXT NOT NULL,
+  created_at INTEGER NOT NULL, revoked INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS owned (
+  kind TEXT NOT NULL,          -- group | asset | task
+  id TEXT NOT NULL,
+  parent TEXT,                 -- an asset's group
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (kind, id));
+CREATE INDEX IF NOT EXISTS owned_parent ON owned (parent);
+CREATE TABLE IF NOT EXISTS idempotency (
+  key TEXT PRIMARY KEY,        -- <operation>:<Idempotency-Key>
+  body_hash TEXT NOT NULL,
+  state TEXT NOT NULL,         -- in_progress | done
+  status INTEGER, body TEXT, headers TEXT,
+  created_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS idempotency_age ON idempotency (created_at);
+CREATE TABLE IF NOT EXISTS portrait_handles (
+  handle TEXT PRIMARY KEY,
+  partner_token TEXT NOT NULL, -- the service's token; never leaves this object; cleared once used
+  expires_at INTEGER NOT NULL,
+  state TEXT NOT NULL);        -- pending | resolved
+CREATE TABLE IF NOT EXISTS consents (
+  scope TEXT NOT NULL, rules_version TEXT NOT NULL, accepted_at TEXT NOT NULL);
+`;

@@ -1,0 +1,36 @@
+/**
+ * Member tokens: `abk_<memberId>_<secret>`. The member id routes the request to that member's
+ * Durable Object without any global lookup; only the SHA-256 of the whole token is stored.
+ */
+
+const TOKEN = /^abk_(m[0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
+
+const base64url = (bytes: Uint8Array): string =>
+  btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+export const newMemberId = (): string =>
+  `m${[...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+
+/** A fresh token for a member: 256 random bits. */
+export const newToken = (memberId: string): string => `abk_${memberId}_${base64url(crypto.getRandomValues(new Uint8Array(32)))}`;
+
+/** The member id a token claims, or null when it is not of our form. */
+export function tokenMemberId(token: string): string | null {
+  return TOKEN.exec(token)?.[1] ?? null;
+}
+
+export async function hashToken(token: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Constant-time string comparison, for hashes. */
+export function sameHash(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/** The bearer token of an Authorization header, or null. */
+export const bearerToken = (header: string | null | undefined): string | null => /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1] ?? null;

@@ -1,0 +1,48 @@
+import { API_VERSION, type Action } from '../../../shared';
+import type { ProxyEnv } from '../env';
+import { Signer } from '../signing/signer';
+
+/** What the proxy needs of an upstream answer. */
+export interface Upstream {
+  status: number;
+  body: string;
+  retryAfter: string | null;
+}
+
+/** Upstream calls give up after this long even when nobody waits for them any more. */
+const HARD_LIMIT_MS = 120_000;
+
+async function send(url: URL, init: RequestInit): Promise<Upstream> {
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(HARD_LIMIT_MS) });
+  return { status: response.status, body: await response.text(), retryAfter: response.headers.get('retry-after') };
+}
+
+// One signer per isolate and key pair: its signing key is derived once a day, not per request.
+let signer: { id: string; secret: string; signer: Signer } | null = null;
+function signerFor(env: ProxyEnv): Signer {
+  if (!signer || signer.id !== env.ACCESS_KEY_ID || signer.secret !== env.SECRET_ACCESS_KEY) {
+    signer = { id: env.ACCESS_KEY_ID, secret: env.SECRET_ACCESS_KEY, signer: new Signer({ accessKeyId: env.ACCESS_KEY_ID, secretAccessKey: env.SECRET_ACCESS_KEY }) };
+  }
+  return signer.signer;
+}
+
+/** A signed `/api/v3` call over the exact bytes sent. */
+export async function libraryCall(env: ProxyEnv, action: Action, params: unknown): Promise<Upstream> {
+  const url = new URL(`/api/v3?Action=${action}&Version=${API_VERSION}`, env.ASSET_API_BASE);
+  const signed = await signerFor(env).sign(url, JSON.stringify(params));
+  return send(url, { method: 'POST', headers: signed.headers, body: signed.body });
+}
+
+/** A `/v1` call with the team's `sk-` key. */
+export function videoCall(env: ProxyEnv, method: 'GET' | 'POST', path: string, body?: string): Promise<Upstream> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${env.VIDEO_API_KEY}` };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  return send(new URL(path, env.VIDEO_API_BASE), { method, headers, body });
+}
+
+/** Resolves with the call's result, or `null` once `ms` have passed (the call itself goes on). */
+export function withDeadline<T>(call: Promise<T>, ms: number): Promise<T | null> {
+  let timer: ReturnType<typeof setTimeout>;
+  const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
+  return Promise.race([call.finally(() => clearTimeout(timer)), timeout]);
+}

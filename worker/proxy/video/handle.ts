@@ -1,0 +1,105 @@
+import { checkVideoCreate, invalidParameter, videoError, type Asset, type Reference } from '../../../shared';
+import { allowHttpMedia, secretValues, upstreamTimeoutMs } from '../env';
+import { videoFailure, type ProxyResponse } from '../http/responses';
+import type { MemberContext } from '../members/context';
+import * as idempotency from '../members/idempotency';
+import { own, owns } from '../members/owned';
+import { libraryCall, videoCall, withDeadline } from '../upstream/fetch';
+import { relayVideo } from './relay';
+
+const unreachable = () => videoFailure(502, videoError('internal_error', 'The video service could not be reached. Try again later.', 'server_error'));
+
+/** `GET /v1/models`, passed through. */
+export async function listModels(m: MemberContext): Promise<ProxyResponse> {
+  return videoCall(m.env, 'GET', '/v1/models').then((up) => relayVideo(up, secretValues(m.env)).response, unreachable);
+}
+
+/** `GET /v1/video/generations/{id}`: only the member's own tasks. */
+export async function getTask(m: MemberContext, id: string): Promise<ProxyResponse> {
+  if (!owns(m.sql, 'task', id)) {
+    return videoFailure(404, videoError('task_not_found', `No task ${id} exists for you.`, 'invalid_request_error', 'task_id'));
+  }
+  return videoCall(m.env, 'GET', `/v1/video/generations/${encodeURIComponent(id)}`).then(
+    (up) => relayVideo(up, secretValues(m.env)).response,
+    unreachable,
+  );
+}
+
+/**
+ * Checks that each `asset://` reference is the member's and Active for the model, with one
+ * GetAsset per referenced asset, in parallel. Answers the first problem, or null.
+ */
+async function libraryReferenceProblem(m: MemberContext, model: string, refs: Reference[]): Promise<ProxyResponse | null> {
+  const library = refs.filter((r) => r.assetId !== null);
+  for (const ref of library) {
+    if (!owns(m.sql, 'asset', ref.assetId!)) {
+      return videoFailure(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is not in your library.`));
+    }
+  }
+  const assets = await Promise.all(library.map((ref) => libraryCall(m.env, 'GetAsset', { Id: ref.assetId }).then((up) => ({ ref, up }))));
+  for (const { ref, up } of assets) {
+    const envelope = JSON.parse(up.body) as { Result?: Asset; ResponseMetadata: { Error?: { Code: string } } };
+    const asset = envelope.Result;
+    if (!asset) return videoFailure(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is not available (${envelope.ResponseMetadata.Error?.Code ?? up.status}).`));
+    const entry = asset.ModelReadiness?.find((r) => r.Models.includes(model));
+    const status = entry ? entry.Status : asset.Status;
+    if (status !== 'Active') {
+      const why = entry?.Error?.Message ? ` (${entry.Error.Message})` : '';
+      return videoFailure(409, videoError('asset_not_ready', `${ref.param}: asset ${ref.assetId} is ${status} for ${model}${why}; retry when it is Active.`, 'invalid_request_error', ref.param));
+    }
+  }
+  return null;
+}
+
+/** `POST /v1/video/generations`: validated, idempotent, never retried by the proxy. */
+export async function createTask(m: MemberContext, rawBody: string, idempotencyKey: string | null): Promise<ProxyResponse> {
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody);
+  } catch {
+    return videoFailure(400, invalidParameter('body', 'body: is not valid JSON.'));
+  }
+  const key = idempotencyKey === null ? null : `video:${idempotencyKey}`;
+  if (key) {
+    const problem = idempotency.keyProblem(idempotencyKey!);
+    if (problem) return videoFailure(400, invalidParameter('Idempotency-Key', problem));
+    const found = idempotency.begin(m.sql, key, await idempotency.bodyHash(json));
+    if (found.kind === 'replay') return found.response;
+    if (found.kind === 'in_progress') return videoFailure(409, videoError('idempotency_in_progress', 'A request with this Idempotency-Key is still running; retry shortly with the same key.', 'invalid_request_error'));
+    if (found.kind === 'reused') return videoFailure(422, videoError('idempotency_key_reused', 'This Idempotency-Key was already used with a different body.', 'invalid_request_error'));
+  }
+  const rejected = await checkCreate(m, json);
+  if (rejected) {
+    if (key) idempotency.abandon(m.sql, key);
+    return rejected;
+  }
+  const run = videoCall(m.env, 'POST', '/v1/video/generations', JSON.stringify(json)).then(
+    (up) => {
+      const { response, body } = relayVideo(up, secretValues(m.env));
+      const accepted = up.status === 200 && typeof body?.id === 'string';
+      if (accepted) own(m.sql, 'task', body.id);
+      if (key) accepted ? idempotency.complete(m.sql, key, response) : idempotency.abandon(m.sql, key);
+      return response;
+    },
+    () => {
+      if (key) idempotency.abandon(m.sql, key);
+      return unreachable();
+    },
+  );
+  const answered = await withDeadline(run, upstreamTimeoutMs(m.env));
+  if (answered) return answered;
+  m.waitUntil(run);
+  return videoFailure(504, videoError('upstream_timeout', key
+    ? 'The video service has not answered yet; the task may still be created. Retry with the same Idempotency-Key to get its id; do not create again without it.'
+    : 'The video service has not answered yet; the task may still be created. Send an Idempotency-Key so that a retry cannot create a second task.', 'server_error'));
+}
+
+async function checkCreate(m: MemberContext, json: unknown): Promise<ProxyResponse | null> {
+  const checked = checkVideoCreate(json, { allowHttp: allowHttpMedia(m.env) });
+  if (!checked.ok) return videoFailure(400, invalidParameter(checked.problem.field, checked.problem.message));
+  try {
+    return await libraryReferenceProblem(m, checked.value.body.model, checked.value.references);
+  } catch {
+    return videoFailure(502, videoError('internal_error', 'Could not check the library references with the asset library service. Try again later.', 'server_error'));
+  }
+}

@@ -1,0 +1,48 @@
+import { Hono } from 'hono';
+import { accountBook } from './accounts';
+import type { SandboxEnv } from './env';
+import { portraitImage, resultVideo, serveBytes } from './media/files';
+import { advanceClock, resetStats, setFault, stats } from './routes/helpers';
+import { libraryRoute } from './routes/library';
+import { completePortrait, h5Page } from './routes/portrait';
+import { service } from './routes/service';
+import { createVideo, getVideo, listModels } from './routes/video';
+
+export { ServiceState } from './state/service-state';
+
+/** The sandbox: the service's two interfaces, its H5 page, result media and test helpers. */
+const app = new Hono<{ Bindings: SandboxEnv }>();
+
+app.post('/api/v3', libraryRoute);
+app.get('/v1/models', listModels);
+app.post('/v1/video/generations', createVideo);
+app.get('/v1/video/generations/:id', getVideo);
+
+app.get('/h5/portrait/:h5', h5Page);
+app.post('/sandbox/portrait/complete', completePortrait);
+app.post('/sandbox/faults', setFault);
+app.post('/sandbox/clock', advanceClock);
+app.get('/sandbox/stats', stats);
+app.delete('/sandbox/stats', resetStats);
+
+app.get('/sandbox/videos/:file{[A-Za-z0-9-]+\\.mp4}', async (c) => {
+  const id = c.req.param('file').replace(/\.mp4$/, '');
+  const state = await service(c.env).videoAvailable(id);
+  if (state === 'missing') return c.text('No completed video with this id.', 404);
+  if (state === 'expired') return c.text('This video link has expired (24 hours after completion).', 410);
+  return serveBytes(c.req.raw, resultVideo, 'video/mp4');
+});
+app.get('/sandbox/media/portrait.png', (c) => serveBytes(c.req.raw, portraitImage, 'image/png'));
+
+app.get('/', (c) => {
+  accountBook(c.env.SANDBOX_ACCOUNTS); // fail loudly on a malformed SANDBOX_ACCOUNTS
+  return c.json({
+    service: 'Arkbridge sandbox',
+    interfaces: { library: 'POST /api/v3?Action=<operation>&Version=2024-01-01', video: ['GET /v1/models', 'POST /v1/video/generations', 'GET /v1/video/generations/{id}'] },
+    helpers: ['POST /sandbox/faults', 'POST /sandbox/clock', 'GET /sandbox/stats', 'POST /sandbox/portrait/complete'],
+  });
+});
+
+app.notFound((c) => c.json({ error: 'not_found', message: `${c.req.method} ${new URL(c.req.url).pathname} is not a route of the sandbox.` }, 404));
+
+export default app;

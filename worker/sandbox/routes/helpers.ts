@@ -1,0 +1,51 @@
+import type { Context } from 'hono';
+import * as v from 'valibot';
+import { check, TASK_STATUSES } from '../../../shared';
+import type { SandboxEnv } from '../env';
+import { FAULT_TARGETS } from '../state/control';
+import { service } from './service';
+
+type C = Context<{ Bindings: SandboxEnv }>;
+
+const int = (min: number, max: number) => v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
+
+const faultSchema = v.strictObject(
+  {
+    target: v.picklist(FAULT_TARGETS, `must be one of ${FAULT_TARGETS.join(', ')}`),
+    status: int(200, 599),
+    count: v.optional(int(1, 10_000), 1),
+    retryAfter: v.optional(v.nullable(int(0, 86_400)), null),
+    taskStatus: v.optional(v.nullable(v.picklist(TASK_STATUSES, `must be one of ${TASK_STATUSES.join(', ')}`)), null),
+  },
+  'is not a field of this call',
+);
+
+const clockSchema = v.strictObject({ advanceSeconds: v.pipe(v.number('must be a number'), v.minValue(0, 'must not be negative')) }, 'is not a field of this call');
+
+const bad = (c: C, message: string) => c.json({ error: 'ValidationError', message }, 400);
+
+/** `POST /sandbox/faults`: the next `count` calls to `target` fail with `status`. */
+export async function setFault(c: C): Promise<Response> {
+  const checked = check(faultSchema, await c.req.json().catch(() => undefined));
+  if (!checked.ok) return bad(c, checked.problem.message);
+  const f = checked.value;
+  if (f.status === 200 && !(f.target === 'v1-get' && f.taskStatus)) {
+    return bad(c, 'status: 200 is only meaningful for target v1-get with a taskStatus');
+  }
+  await service(c.env).setFault(f);
+  return c.json({ fault: f });
+}
+
+/** `POST /sandbox/clock`: moves the sandbox's clock forward. */
+export async function advanceClock(c: C): Promise<Response> {
+  const checked = check(clockSchema, await c.req.json().catch(() => undefined));
+  if (!checked.ok) return bad(c, checked.problem.message);
+  return c.json(await service(c.env).advanceClock(checked.value.advanceSeconds));
+}
+
+export const stats = async (c: C) => c.json(await service(c.env).stats());
+
+export async function resetStats(c: C): Promise<Response> {
+  await service(c.env).resetStats();
+  return c.body(null, 204);
+}

@@ -1,0 +1,66 @@
+import { rows } from './context';
+
+/** Test helpers' state: injected faults, request counters and the clock offset. */
+
+export const FAULT_TARGETS = ['api/v3', 'v1-create', 'v1-get', 'v1-models'] as const;
+export type FaultTarget = (typeof FAULT_TARGETS)[number];
+
+export interface Fault {
+  status: number;
+  retryAfter: number | null;
+  /** For v1-get with status 200: report the task with this status (e.g. `unknown`). */
+  taskStatus: string | null;
+}
+
+export interface FaultSpec extends Fault {
+  target: FaultTarget;
+  count: number;
+}
+
+export function setFault(sql: SqlStorage, f: FaultSpec): void {
+  sql.exec('INSERT OR REPLACE INTO faults VALUES (?, ?, ?, ?, ?)', f.target, f.status, f.count, f.retryAfter, f.taskStatus);
+}
+
+/** Consumes one use of the target's fault, if any remain. */
+export function takeFault(sql: SqlStorage, target: FaultTarget): Fault | null {
+  const row = rows<{ status: number; remaining: number; retry_after: number | null; task_status: string | null }>(
+    sql, 'SELECT * FROM faults WHERE target = ?', target,
+  )[0];
+  if (!row || row.remaining <= 0) return null;
+  if (row.remaining === 1) sql.exec('DELETE FROM faults WHERE target = ?', target);
+  else sql.exec('UPDATE faults SET remaining = remaining - 1 WHERE target = ?', target);
+  return { status: row.status, retryAfter: row.retry_after, taskStatus: row.task_status };
+}
+
+export function countRequest(sql: SqlStorage, target: string, action: string): void {
+  sql.exec(
+    'INSERT INTO stats VALUES (?, ?, 1) ON CONFLICT (target, action) DO UPDATE SET count = count + 1',
+    target, action,
+  );
+}
+
+export type Stats = Record<string, { total: number; actions: Record<string, number> }>;
+
+/** Request counts per target, with per-action counts (`/api/v3` actions, downloads...). */
+export function readStats(sql: SqlStorage): Stats {
+  const out: Stats = {};
+  for (const { target, action, count } of rows<{ target: string; action: string; count: number }>(sql, 'SELECT * FROM stats')) {
+    const entry = (out[target] ??= { total: 0, actions: {} });
+    entry.total += count;
+    entry.actions[action] = count;
+  }
+  return out;
+}
+
+export const resetStats = (sql: SqlStorage): void => void sql.exec('DELETE FROM stats');
+
+export function clockOffset(sql: SqlStorage): number {
+  const row = rows<{ value: string }>(sql, "SELECT value FROM settings WHERE key = 'clock'")[0];
+  return row ? Number(row.value) : 0;
+}
+
+export function advanceClock(sql: SqlStorage, seconds: number): number {
+  const offset = clockOffset(sql) + seconds * 1000;
+  sql.exec("INSERT OR REPLACE INTO settings VALUES ('clock', ?)", String(offset));
+  return offset;
+}

@@ -1,0 +1,115 @@
+import { DurableObject } from 'cloudflare:workers';
+import type { Action, LibraryRequest, Reference, VideoCreateBody, VideoTask } from '../../../shared';
+import { readTiming, type SandboxEnv } from '../env';
+import * as assets from './assets';
+import type { Ctx, Outcome } from './context';
+import * as control from './control';
+import { runPendingDownloads } from './downloads';
+import * as groups from './groups';
+import * as portrait from './portrait';
+import { SCHEMA } from './schema';
+import * as tasks from './tasks';
+
+type Handler = (ctx: Ctx, account: string, req: never) => Outcome<unknown>;
+
+/** The twelve operations; each receives the request already validated by the shared schema. */
+const OPERATIONS: Record<Action, Handler> = {
+  CreateAssetGroup: groups.createGroup,
+  ListAssetGroups: groups.listGroups,
+  GetAssetGroup: groups.getGroup,
+  UpdateAssetGroup: groups.updateGroup,
+  DeleteAssetGroup: groups.deleteGroup,
+  CreateAsset: assets.createAsset,
+  GetAsset: assets.getAsset,
+  ListAssets: assets.listAssets,
+  UpdateAsset: assets.updateAsset,
+  DeleteAsset: assets.deleteAsset,
+  CreatePortraitSession: portrait.createSession,
+  ResolvePartnerToken: portrait.resolveToken,
+};
+
+/**
+ * The whole state of the sandbox service, for every account, in one SQLite-backed object:
+ * the sandbox values strict consistency over scale. Downloads run from the alarm, so they
+ * finish even when no request is waiting on them.
+ */
+export class ServiceState extends DurableObject<SandboxEnv> {
+  #offset: number;
+
+  constructor(state: DurableObjectState, env: SandboxEnv) {
+    super(state, env);
+    this.ctx.storage.sql.exec(SCHEMA);
+    this.#offset = control.clockOffset(this.ctx.storage.sql);
+  }
+
+  #ctx(origin = ''): Ctx {
+    return { sql: this.ctx.storage.sql, now: Date.now() + this.#offset, timing: readTiming(this.env), origin };
+  }
+
+  async #scheduleDownloads(): Promise<void> {
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  override async alarm(): Promise<void> {
+    await runPendingDownloads(() => this.#ctx());
+  }
+
+  /** Counts a request and consumes an injected fault for its target, if one is set. */
+  enter(target: control.FaultTarget, action: string): control.Fault | null {
+    control.countRequest(this.ctx.storage.sql, target, action);
+    return control.takeFault(this.ctx.storage.sql, target);
+  }
+
+  async library(account: string, action: Action, req: LibraryRequest<Action>, origin: string): Promise<Outcome<unknown>> {
+    const outcome = OPERATIONS[action](this.#ctx(origin), account, req as never);
+    if (action === 'CreateAsset' && outcome.ok) await this.#scheduleDownloads();
+    return outcome;
+  }
+
+  async createTask(account: string, body: VideoCreateBody, references: Reference[], origin: string): Promise<tasks.TaskOutcome> {
+    const outcome = tasks.createTask(this.#ctx(origin), account, body, references);
+    if (outcome.ok && outcome.task.status === 'queued') await this.#scheduleDownloads();
+    return outcome;
+  }
+
+  getTask(account: string, id: string, origin: string): VideoTask | null {
+    const ctx = this.#ctx(origin);
+    const row = tasks.ownTask(ctx, account, id);
+    return row ? tasks.taskView(ctx, row) : null;
+  }
+
+  /** Whether a result video may be served: the task completed less than 24 hours ago. */
+  videoAvailable(id: string): 'ok' | 'missing' | 'expired' {
+    const ctx = this.#ctx();
+    const row = ctx.sql.exec('SELECT account FROM tasks WHERE id = ?', id).toArray()[0] as { account: string } | undefined;
+    if (!row) return 'missing';
+    const task = tasks.taskView(ctx, tasks.ownTask(ctx, row.account, id)!);
+    if (task.status !== 'completed') return 'missing';
+    return ctx.now - task.completed_at! * 1000 > 24 * 3600 * 1000 ? 'expired' : 'ok';
+  }
+
+  portraitPage(h5: string): portrait.PageState {
+    return portrait.pageState(this.#ctx(), h5);
+  }
+
+  completePortrait(h5: string, name: string, description: string): Outcome<{ status: 'completed' }> {
+    return portrait.completeCapture(this.#ctx(), h5, name, description);
+  }
+
+  setFault(spec: control.FaultSpec): void {
+    control.setFault(this.ctx.storage.sql, spec);
+  }
+
+  advanceClock(seconds: number): { offsetSeconds: number; now: string } {
+    this.#offset = control.advanceClock(this.ctx.storage.sql, seconds);
+    return { offsetSeconds: this.#offset / 1000, now: new Date(Date.now() + this.#offset).toISOString() };
+  }
+
+  stats(): control.Stats {
+    return control.readStats(this.ctx.storage.sql);
+  }
+
+  resetStats(): void {
+    control.resetStats(this.ctx.storage.sql);
+  }
+}

@@ -1,0 +1,88 @@
+import { isKnownModel, videoError, invalidParameter, type Reference, type VideoApiError, type VideoCreateBody, type VideoTask } from '../../../shared';
+import { ownAsset, readinessFor } from './assets';
+import { rows, type Ctx } from './context';
+
+export interface TaskRow {
+  id: string;
+  account: string;
+  model: string;
+  refs: string;
+  download: 'pending' | 'ok' | 'failed';
+  error: string;
+  created_at: number;
+  refs_done_at: number | null;
+}
+
+/** A reference the sandbox still has to fetch before the task can succeed. */
+export interface PendingRef {
+  param: string;
+  kind: Reference['kind'];
+  url: string;
+}
+
+export type TaskOutcome = { ok: true; task: VideoTask } | { ok: false; status: number; body: VideoApiError };
+
+const KIND_TO_TYPE = { image: 'Image', video: 'Video', audio: 'Audio' } as const;
+const reject = (status: number, body: VideoApiError): TaskOutcome => ({ ok: false, status, body });
+
+function taskId(now: number): string {
+  const stamp = new Date(now).toISOString().replace(/\D/g, '').slice(0, 14);
+  const rand = [...crypto.getRandomValues(new Uint8Array(6))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `cgt-${stamp}-${rand}`;
+}
+
+/** Accepts a validated create body: library references must be the caller's and ready for the model. */
+export function createTask(ctx: Ctx, account: string, body: VideoCreateBody, references: Reference[]): TaskOutcome {
+  if (!isKnownModel(body.model)) {
+    return reject(400, invalidParameter('model', `model: ${body.model} is not available to this key; see GET /v1/models.`));
+  }
+  const pending: PendingRef[] = [];
+  for (const ref of references) {
+    if (!ref.assetId) {
+      pending.push({ param: ref.param, kind: ref.kind, url: ref.url });
+      continue;
+    }
+    const asset = ownAsset(ctx, account, ref.assetId);
+    if (!asset) return reject(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} does not exist or is not yours.`));
+    if (asset.type !== KIND_TO_TYPE[ref.kind]) {
+      return reject(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is ${asset.type}, not ${KIND_TO_TYPE[ref.kind]}.`));
+    }
+    const readiness = readinessFor(asset, ctx.now, body.model);
+    if (readiness !== 'Active') {
+      return reject(409, videoError('asset_not_ready', `${ref.param}: asset ${ref.assetId} is ${readiness} for ${body.model}; retry when it is Active.`, 'invalid_request_error', ref.param));
+    }
+  }
+  const id = taskId(ctx.now);
+  ctx.sql.exec(
+    'INSERT INTO tasks (id, account, model, refs, download, created_at, refs_done_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    id, account, body.model, JSON.stringify(pending), pending.length ? 'pending' : 'ok', ctx.now, pending.length ? null : ctx.now,
+  );
+  return { ok: true, task: taskView(ctx, ownTask(ctx, account, id)!) };
+}
+
+export const ownTask = (ctx: Ctx, account: string, id: string): TaskRow | undefined =>
+  rows<TaskRow>(ctx.sql, 'SELECT * FROM tasks WHERE id = ? AND account = ?', id, account)[0];
+
+export const videoUrl = (origin: string, id: string) => `${origin}/sandbox/videos/${id}.mp4`;
+
+/**
+ * The task as the service reports it now: queued while its references download and for the
+ * first moments, then in_progress with rising progress, then completed (or failed).
+ */
+export function taskView(ctx: Ctx, row: TaskRow): VideoTask {
+  const base = { id: row.id, task_id: row.id, object: 'video' as const, model: row.model, created_at: Math.floor(row.created_at / 1000) };
+  const total = ctx.timing.videoSeconds * 1000;
+  const elapsed = ctx.now - row.created_at;
+  if (row.download === 'failed') {
+    const at = row.refs_done_at ?? row.created_at;
+    return { ...base, status: 'failed', progress: 0, completed_at: Math.floor(at / 1000), error: { code: 'InvalidParameter', message: row.error } };
+  }
+  const queuedFor = Math.min(2000, total * 0.15);
+  if (row.download === 'pending' || elapsed < queuedFor) return { ...base, status: 'queued', progress: 0 };
+  const finishAt = Math.max(row.created_at + total, row.refs_done_at ?? 0);
+  if (ctx.now < finishAt) {
+    const progress = Math.min(99, Math.max(1, Math.floor(((elapsed - queuedFor) / Math.max(1, total - queuedFor)) * 100)));
+    return { ...base, status: 'in_progress', progress };
+  }
+  return { ...base, status: 'completed', progress: 100, completed_at: Math.floor(finishAt / 1000), metadata: { url: videoUrl(ctx.origin, row.id) } };
+}
