@@ -1,11 +1,14 @@
 import { defineConfig } from 'vitest/config';
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
+import { TEST_PROXY_SECRETS } from './test/support/sandbox';
+
 
 /**
  * One `vitest run` runs every project:
  * - unit: shared/ rules and Node-side scripts, in Node;
  * - sandbox: the sandbox Worker in workerd;
+ * - proxy: the proxy Worker in workerd, against a real sandbox on a local port;
  * - extension: extension code with WXT's fake browser and fake-indexeddb;
  * - e2e: the built extension in Debian Chromium, against servers the tests start.
  */
@@ -28,8 +31,35 @@ export default defineConfig({
         ],
         test: {
           name: 'sandbox',
+          testTimeout: 30_000,
           include: ['worker/sandbox/**/*.test.ts'],
           globalSetup: ['test/support/media-server.global.ts'],
+        },
+      },
+      {
+        plugins: [
+          cloudflareTest(({ inject }) => ({
+            wrangler: { configPath: './worker/proxy/wrangler.jsonc' },
+            miniflare: {
+              bindings: {
+                ASSET_API_BASE: inject('sandboxUrl'),
+                VIDEO_API_BASE: inject('sandboxUrl'),
+                ...TEST_PROXY_SECRETS,
+                ALLOW_HTTP_MEDIA: 'on',
+                UPSTREAM_TIMEOUT_MS: '1500',
+              },
+            },
+          })),
+        ],
+        test: {
+          name: 'proxy',
+          testTimeout: 30_000,
+          // The sandbox's faults and request counters are global: files run one after another so
+          // that an injected fault or a stats delta belongs to the test that caused it.
+          fileParallelism: false,
+          include: ['worker/proxy/**/*.test.ts'],
+          setupFiles: ['worker/proxy/testing/leak-guard.ts'],
+          globalSetup: ['test/support/media-server.global.ts', 'test/support/sandbox.global.ts'],
         },
       },
       {

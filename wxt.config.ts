@@ -5,11 +5,13 @@ import preact from '@preact/preset-vite';
 export default defineConfig({
   srcDir: 'extension',
   outDir: '.output',
+  // Static files (icons) live beside the code; WXT's default would be <root>/public.
+  publicDir: 'extension/public',
   // Manifest-wide settings; host access to the proxy is requested at connect time, not here.
   manifest: {
     name: 'Arkbridge',
     description: 'Add web images, videos and audio to your team asset library and turn them into AI video.',
-    permissions: ['storage', 'contextMenus', 'alarms', 'notifications', 'downloads'],
+    permissions: ['contextMenus', 'alarms', 'notifications', 'downloads', 'activeTab', 'scripting'],
     optional_host_permissions: ['http://*/*', 'https://*/*'],
   },
   vite: () => ({ plugins: [preact()] }),

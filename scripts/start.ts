@@ -1,22 +1,58 @@
 /**
- * `npm start`: the local stack. The sandbox service on SANDBOX_PORT and the extension built to
- * .output/chrome-mv3. Runs until Ctrl-C; state persists under .wrangler/.
+ * `npm start`: the local stack (contract section 1). The sandbox on SANDBOX_PORT, the proxy on
+ * PROXY_PORT wired to it, a dev member created if missing, and the extension built to
+ * .output/chrome-mv3 with the local proxy URL preset. Runs until Ctrl-C; state stays in .wrangler/.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AdminClient } from './lib/admin-client';
+import { DEV_VARS, ensureDevVars, proxyConfig } from './lib/dev-vars';
 import { portFrom, ROOT, sandboxVars, wranglerDev } from './lib/wrangler-dev';
 
-const sandbox = wranglerDev('worker/sandbox/wrangler.jsonc', portFrom('SANDBOX_PORT', 8788), { SANDBOX_ALLOW_HTTP: 'on', ...sandboxVars() }, 'sandbox');
-process.on('SIGINT', () => sandbox.stop());
-sandbox.process.on('exit', (code) => process.exit(code ?? 0));
+const sandboxPort = portFrom('SANDBOX_PORT', 8788);
+const proxyPort = portFrom('PROXY_PORT', 8787);
+const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+if (ensureDevVars(sandboxUrl)) console.log(`Created ${DEV_VARS} for local use (sandbox dev account, fresh admin token).`);
 
-const build = spawnSync('npx', ['wxt', 'build', '-b', 'chrome'], { cwd: ROOT, stdio: 'inherit' });
+// The proxy always talks to this stack's sandbox; the rest of its configuration comes from .dev.vars.
+const config: Record<string, string> = { ...proxyConfig(), ASSET_API_BASE: sandboxUrl, VIDEO_API_BASE: sandboxUrl, ALLOW_HTTP_MEDIA: 'on' };
+const sandbox = wranglerDev({ config: 'worker/sandbox/wrangler.jsonc', port: sandboxPort, vars: { SANDBOX_ALLOW_HTTP: 'on', ...sandboxVars() }, label: 'sandbox' });
+const proxy = wranglerDev({ config: 'worker/proxy/wrangler.jsonc', port: proxyPort, vars: config, label: 'proxy' });
+const stopAll = () => Promise.all([sandbox.stop(), proxy.stop()]).then(() => process.exit(0));
+process.on('SIGINT', stopAll);
+process.on('SIGTERM', stopAll);
+
+console.log('Building the extension...');
+const build = spawnSync('npx', ['wxt', 'build', '-b', 'chrome'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, WXT_DEFAULT_PROXY_URL: proxy.url } });
 if (build.status !== 0) {
-  sandbox.stop();
-  throw new Error('The extension build failed (see above).');
+  console.error('The extension build failed (see above).');
+  await stopAll();
 }
-await sandbox.ready;
+await Promise.all([sandbox.ready, proxy.ready]);
+
+/** The dev member's token, kept in .wrangler/ next to the state it belongs to. */
+async function devMember(): Promise<{ id: string; token: string }> {
+  const file = join(ROOT, '.wrangler', 'dev-member.json');
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { id: string; token: string };
+    const me = await fetch(`${proxy.url}/proxy/me`, { headers: { Authorization: `Bearer ${saved.token}` } });
+    if (me.ok) return saved;
+  }
+  const created = await new AdminClient(proxy.url, config.ADMIN_TOKEN!).add('dev');
+  mkdirSync(join(ROOT, '.wrangler'), { recursive: true });
+  writeFileSync(file, JSON.stringify({ id: created.id, token: created.token }), { mode: 0o600 });
+  return created;
+}
+const member = await devMember();
+
 console.log(`
-Arkbridge local stack
-  sandbox service   ${sandbox.url}   (accounts in README.md)
-  extension         ${ROOT}.output/chrome-mv3   (chrome://extensions -> Developer mode -> Load unpacked)
+Arkbridge local stack is running.
+  Proxy URL          ${proxy.url}
+  Dev member token   ${member.token}
+  Extension folder   ${join(ROOT, '.output', 'chrome-mv3')}
+                     (chrome://extensions -> Developer mode -> Load unpacked; then paste the token in its options)
+  Sandbox service    ${sandbox.url}   (its accounts and test helpers: README.md)
+Try it:  curl -X POST '${proxy.url}/api/v3?Action=CreateAssetGroup&Version=2024-01-01' \\
+           -H 'Authorization: Bearer ${member.token}' -H 'Content-Type: application/json' -d '{"Name":"My first group"}'
 Press Ctrl-C to stop.`);

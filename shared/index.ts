@@ -6,6 +6,7 @@ export * from './asset-ref';
 export * from './library/constants';
 export * from './library/resources';
 export * from './library/envelope';
+export * from './library/results';
 export * from './library/schemas';
 export * from './video/schemas';
 export * from './video/task';

@@ -1,7 +1,26 @@
-// The extension's service worker. Capture and polling arrive with the capture issue;
-// for now it only announces itself so that the service worker is registered.
+import { addAsset, onMenuClick } from '@/lib/background/menu-click';
+import { refreshMenus } from '@/lib/background/refresh-menus';
+import { ALARM, syncSoon } from '@/lib/background/sync';
+import type { ExtensionMessage } from '@/lib/messages';
+
+/**
+ * The service worker: wires browser events to the capture and sync modules. It holds no state:
+ * everything lives in IndexedDB, so it may be stopped and restarted at any moment.
+ */
 export default defineBackground(() => {
-  browser.runtime.onInstalled.addListener(({ reason }) => {
-    console.info(`Arkbridge installed (${reason})`);
+  // Listeners are registered synchronously at start, as MV3 requires for events that wake the worker.
+  browser.runtime.onInstalled.addListener(() => void refreshMenus().then(syncSoon));
+  browser.runtime.onStartup.addListener(() => void syncSoon());
+  browser.contextMenus.onClicked.addListener((info, tab) => void onMenuClick(info, tab));
+  browser.alarms.onAlarm.addListener((alarm) => {
+    if (alarm.name === ALARM) void syncSoon();
   });
+  browser.runtime.onMessage.addListener((message: ExtensionMessage, sender) => {
+    if (sender.id !== browser.runtime.id) return;
+    if (message.type === 'arkbridge:connected' || message.type === 'arkbridge:groups-changed') void refreshMenus().then(syncSoon);
+    if (message.type === 'arkbridge:sync') void syncSoon();
+    if (message.type === 'arkbridge:add') void addAsset(message.item);
+  });
+  // A test and debugging seam: the handlers the browser calls (native menus cannot be clicked in tests).
+  Object.assign(globalThis, { arkbridge: { onMenuClick, addAsset, syncSoon, refreshMenus } });
 });

@@ -1,8 +1,12 @@
-import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { connectionItem, normalizeProxyUrl, originPattern } from './connection';
+import { deleteDB } from 'idb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { getConnection, markNeedsReconnect, normalizeProxyUrl, originPattern, setConnection, tokenProblem } from './connection';
+import { closeDb, DB_NAME } from './db';
 
-beforeEach(() => fakeBrowser.reset());
+afterEach(async () => {
+  await closeDb();
+  await deleteDB(DB_NAME);
+});
 
 describe('proxy URL rules', () => {
   it('accepts https and reduces it to the origin', () => {
@@ -21,10 +25,23 @@ describe('proxy URL rules', () => {
   });
 });
 
+describe('member token shape', () => {
+  it('accepts a well-formed token and names the field otherwise', () => {
+    expect(tokenProblem(`abk_m0123456789abcdef_${'a'.repeat(43)}`)).toBeNull();
+    expect(tokenProblem('')).toMatch(/^Member token:/);
+    expect(tokenProblem('sk-123')).toMatch(/^Member token: .*abk_/);
+  });
+});
+
 describe('stored connection', () => {
-  it('is empty until connected and lives in local storage', async () => {
-    expect(await connectionItem.getValue()).toBeNull();
-    await connectionItem.setValue({ proxyUrl: 'https://ark.example.dev', token: 'abk_x' });
-    expect(await fakeBrowser.storage.local.get('connection')).toEqual({ connection: { proxyUrl: 'https://ark.example.dev', token: 'abk_x' } });
+  it('is empty until connected, then kept in the extension database', async () => {
+    expect(await getConnection()).toBeNull();
+    await setConnection({ proxyUrl: 'https://ark.example.dev', token: 'abk_x' });
+    expect(await getConnection()).toEqual({ proxyUrl: 'https://ark.example.dev', token: 'abk_x' });
+  });
+  it('remembers that the proxy refused the token', async () => {
+    await setConnection({ proxyUrl: 'https://ark.example.dev', token: 'abk_x' });
+    await markNeedsReconnect();
+    expect(await getConnection()).toMatchObject({ needsReconnect: true });
   });
 });

@@ -1,16 +1,34 @@
-import { storage } from '#imports';
+import { db } from './db';
 
 /** How the extension reaches the team's proxy. */
 export interface Connection {
   /** Origin of the proxy, e.g. `https://arkbridge.example.workers.dev` (no trailing slash). */
   proxyUrl: string;
-  /** The member token; kept in `storage.local`, which content scripts cannot read in MV3. */
+  /** The member token. Kept in the extension's IndexedDB: page and content-script contexts cannot read it. */
   token: string;
   /** The member's display name, from `/proxy/me` at connect time. */
   memberName?: string;
+  /** The proxy accepts plain http:// media (its ALLOW_HTTP_MEDIA; local development). */
+  allowHttpMedia?: boolean;
+  /** Set when the proxy refused the token: the member must reconnect. */
+  needsReconnect?: boolean;
 }
 
-export const connectionItem = storage.defineItem<Connection | null>('local:connection', { fallback: null });
+const KEY = 'connection';
+
+export async function getConnection(): Promise<Connection | null> {
+  return ((await (await db()).get('settings', KEY)) as Connection | undefined) ?? null;
+}
+
+export async function setConnection(connection: Connection): Promise<void> {
+  await (await db()).put('settings', connection, KEY);
+}
+
+/** Marks the stored token as refused (401), so every part of the extension asks to reconnect. */
+export async function markNeedsReconnect(): Promise<void> {
+  const current = await getConnection();
+  if (current && !current.needsReconnect) await setConnection({ ...current, needsReconnect: true });
+}
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -35,3 +53,11 @@ export function normalizeProxyUrl(input: string): { ok: true; url: string } | { 
 
 /** The host permission pattern to request for a proxy origin (asked at connect time only). */
 export const originPattern = (proxyUrl: string): string => `${new URL(proxyUrl).origin}/*`;
+
+/** Why a pasted member token cannot be right, or null. */
+export function tokenProblem(token: string): string | null {
+  const t = token.trim();
+  if (!t) return 'Member token: paste the token your team admin gave you';
+  if (!/^abk_m[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/.test(t)) return 'Member token: this does not look like an Arkbridge member token (abk_…)';
+  return null;
+}

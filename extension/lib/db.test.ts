@@ -3,13 +3,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { closeDb, db, DB_NAME, type AssetRecord } from './db';
 
 const asset = (over: Partial<AssetRecord>): AssetRecord => ({
-  id: 'asset-1',
+  localId: 'l1',
   groupId: 'group-1',
   name: 'cat',
   url: 'https://example.com/cat.png',
   type: 'Image',
   status: 'Processing',
   idempotencyKey: 'k1',
+  notified: false,
   createdAt: 1,
   updatedAt: 1,
   ...over,
@@ -23,24 +24,24 @@ afterEach(async () => {
 describe('extension database', () => {
   it('creates every store with its indexes on first open', async () => {
     const database = await db();
-    expect([...database.objectStoreNames].sort()).toEqual(['assets', 'groups', 'queue', 'tasks']);
-    const tx = database.transaction('assets');
-    expect([...tx.store.indexNames].sort()).toEqual(['byGroup', 'byStatus', 'byUrlGroup']);
+    expect([...database.objectStoreNames].sort()).toEqual(['assets', 'groups', 'queue', 'settings', 'tasks']);
+    expect([...database.transaction('assets').store.indexNames].sort()).toEqual(['byAssetId', 'byGroup', 'byStatus', 'byUrlGroup']);
   });
 
   it('finds assets by status and by URL within a group', async () => {
     const database = await db();
-    await database.put('assets', asset({ id: 'a', status: 'Processing' }));
-    await database.put('assets', asset({ id: 'b', status: 'Active', url: 'https://example.com/dog.png' }));
-    await database.put('assets', asset({ id: 'c', status: 'Processing', groupId: 'group-2' }));
-    expect((await database.getAllFromIndex('assets', 'byStatus', 'Processing')).map((a) => a.id).sort()).toEqual(['a', 'c']);
+    await database.put('assets', asset({ localId: 'a', assetId: 'asset-a', status: 'Processing' }));
+    await database.put('assets', asset({ localId: 'b', assetId: 'asset-b', status: 'Active', url: 'https://example.com/dog.png' }));
+    await database.put('assets', asset({ localId: 'c', status: 'Queued', groupId: 'group-2' }));
+    expect((await database.getAllFromIndex('assets', 'byStatus', 'Processing')).map((a) => a.localId)).toEqual(['a']);
     const same = await database.getAllFromIndex('assets', 'byUrlGroup', ['https://example.com/cat.png', 'group-1']);
-    expect(same.map((a) => a.id)).toEqual(['a']);
+    expect(same.map((a) => a.localId)).toEqual(['a']);
+    expect((await database.getFromIndex('assets', 'byAssetId', 'asset-b'))?.localId).toBe('b');
   });
 
   it('keeps data across reopening, as after a service worker restart', async () => {
-    await (await db()).put('assets', asset({ id: 'kept' }));
+    await (await db()).put('assets', asset({ localId: 'kept' }));
     await closeDb();
-    expect(await (await db()).get('assets', 'kept')).toMatchObject({ id: 'kept', status: 'Processing' });
+    expect(await (await db()).get('assets', 'kept')).toMatchObject({ localId: 'kept', status: 'Processing' });
   });
 });

@@ -1,5 +1,5 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { AssetStatus, AssetType, GroupType, TaskStatus } from '../../shared';
+import type { AssetType, GroupType, TaskStatus, VideoCreateBody } from '../../shared';
 
 /**
  * The extension's single source of truth: IndexedDB, so that state survives the service worker
@@ -11,35 +11,46 @@ export interface GroupRecord {
   name: string;
   description: string;
   type: GroupType;
-  /** Last time the member used the group (drives the "recent groups" menu). */
+  /** Last time the member added to the group (drives "recent groups"); 0 if never. */
   usedAt: number;
 }
 
+/** `Queued`: recorded locally, not yet accepted by the service (the create may be retried). */
+export type LocalAssetStatus = 'Queued' | 'Processing' | 'Active' | 'Failed';
+
 export interface AssetRecord {
-  /** Platform asset id once created; a local id (`local-…`) before. */
-  id: string;
+  /** Local key, fixed before any request. */
+  localId: string;
+  /** The service's asset id, once created. */
+  assetId?: string;
   groupId: string;
   name: string;
   url: string;
   type: AssetType;
-  status: AssetStatus | 'Pending';
+  status: LocalAssetStatus;
   error?: string;
-  /** Idempotency-Key of the create call, kept so a retry cannot create a second asset. */
+  /** Idempotency-Key of the create call, stored before the request so a retry cannot create twice. */
   idempotencyKey: string;
+  /** The member was told about the final status. */
+  notified: boolean;
   createdAt: number;
   updatedAt: number;
 }
 
+/** `submitting`: recorded locally, the create request not yet answered. */
+export type LocalTaskStatus = TaskStatus | 'submitting';
+
 export interface TaskRecord {
-  /** Platform task id once created; a local id before. */
-  id: string;
+  localId: string;
+  taskId?: string;
   model: string;
-  status: TaskStatus | 'submitting';
+  body: VideoCreateBody;
+  status: LocalTaskStatus;
   progress: number;
   idempotencyKey: string;
-  body: unknown;
   videoUrl?: string;
   error?: { code: string; message: string };
+  notified: boolean;
   createdAt: number;
   completedAt?: number;
 }
@@ -47,41 +58,56 @@ export interface TaskRecord {
 export interface QueuedOperation {
   key?: number;
   kind: 'createAsset' | 'createTask';
-  /** The record (asset or task) this operation creates. */
-  recordId: string;
+  /** The local id of the record this operation creates. */
+  localId: string;
   attempts: number;
+  /** Not before this time (backoff, Retry-After). */
   notBefore: number;
 }
 
 export interface ArkbridgeDB extends DBSchema {
   groups: { key: string; value: GroupRecord; indexes: { byUsedAt: number } };
-  assets: { key: string; value: AssetRecord; indexes: { byStatus: string; byGroup: string; byUrlGroup: [string, string] } };
-  tasks: { key: string; value: TaskRecord; indexes: { byStatus: string; byCreatedAt: number } };
-  queue: { key: number; value: QueuedOperation; indexes: { byNotBefore: number } };
+  assets: {
+    key: string;
+    value: AssetRecord;
+    indexes: { byStatus: LocalAssetStatus; byGroup: string; byUrlGroup: [string, string]; byAssetId: string };
+  };
+  tasks: { key: string; value: TaskRecord; indexes: { byStatus: LocalTaskStatus; byCreatedAt: number; byTaskId: string } };
+  queue: { key: number; value: QueuedOperation; indexes: { byNotBefore: number; byLocalId: string } };
+  settings: { key: string; value: unknown };
 }
 
 export const DB_NAME = 'arkbridge';
 export const DB_VERSION = 1;
 
-let opening: Promise<IDBPDatabase<ArkbridgeDB>> | null = null;
+export type Database = IDBPDatabase<ArkbridgeDB>;
+
+let opening: Promise<Database> | null = null;
 
 /** The database, opened once per context. */
-export function db(): Promise<IDBPDatabase<ArkbridgeDB>> {
+export function db(): Promise<Database> {
   opening ??= openDB<ArkbridgeDB>(DB_NAME, DB_VERSION, {
     upgrade(database, oldVersion) {
       if (oldVersion < 1) {
-        const groups = database.createObjectStore('groups', { keyPath: 'id' });
-        groups.createIndex('byUsedAt', 'usedAt');
-        const assets = database.createObjectStore('assets', { keyPath: 'id' });
+        database.createObjectStore('groups', { keyPath: 'id' }).createIndex('byUsedAt', 'usedAt');
+        const assets = database.createObjectStore('assets', { keyPath: 'localId' });
         assets.createIndex('byStatus', 'status');
         assets.createIndex('byGroup', 'groupId');
         assets.createIndex('byUrlGroup', ['url', 'groupId']);
-        const tasks = database.createObjectStore('tasks', { keyPath: 'id' });
+        assets.createIndex('byAssetId', 'assetId', { unique: true });
+        const tasks = database.createObjectStore('tasks', { keyPath: 'localId' });
         tasks.createIndex('byStatus', 'status');
         tasks.createIndex('byCreatedAt', 'createdAt');
+        tasks.createIndex('byTaskId', 'taskId', { unique: true });
         const queue = database.createObjectStore('queue', { keyPath: 'key', autoIncrement: true });
         queue.createIndex('byNotBefore', 'notBefore');
+        queue.createIndex('byLocalId', 'localId', { unique: true });
+        database.createObjectStore('settings');
       }
+    },
+    blocking() {
+      // A newer version wants to upgrade (another context): let it.
+      void closeDb();
     },
   });
   return opening;
@@ -89,6 +115,10 @@ export function db(): Promise<IDBPDatabase<ArkbridgeDB>> {
 
 /** Closes and forgets the connection (tests; a schema upgrade in another context). */
 export async function closeDb(): Promise<void> {
-  if (opening) (await opening).close();
+  const current = opening;
   opening = null;
+  if (current) (await current).close();
 }
+
+/** A random id for local records and Idempotency-Keys. */
+export const newLocalId = (): string => crypto.randomUUID();

@@ -3,6 +3,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Base URL of test/support/media-server.ts, e.g. `http://127.0.0.1:41234` (no trailing slash). */
     mediaBaseUrl: string;
+    /** Base URL of a sandbox started by test/support/sandbox.global.ts (proxy tests). */
+    sandboxUrl: string;
   }
 }
 

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { check, MODELS } from '../../shared';
+import { check, MODELS, strictObjectMessage } from '../../shared';
 import { admin } from './admin/routes';
-import { missingConfig, secretValues, type ProxyEnv } from './env';
+import { allowHttpMedia, missingConfig, secretValues, type ProxyEnv } from './env';
 import { corsFor } from './http/cors';
 import { memberAuth, type MemberVars } from './http/member';
 import { jsonResponse, toResponse, unauthorizedLibrary, unauthorizedVideo, type ProxyResponse } from './http/responses';
@@ -52,6 +52,7 @@ app.post('/api/v3', async (c, next) => memberAuth(() => unauthorizedLibrary(c.re
 
 app.use('/v1/*', memberAuth(unauthorizedVideo));
 app.get('/v1/models', async (c) => {
+  c.set('operation', 'ListModels');
   const { state, tokenHash } = c.get('member');
   return answer(await state.video(tokenHash, { kind: 'models' }), unauthorizedVideo);
 });
@@ -80,7 +81,7 @@ const consentSchema = v.strictObject(
     scope: v.picklist(['portrait'], 'must be portrait'),
     rulesVersion: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters')),
   },
-  'is not a field of this call',
+  strictObjectMessage('is not a field of this call'),
 );
 app.post('/proxy/consents', async (c) => {
   const checked = check(consentSchema, await c.req.json().catch(() => undefined));
@@ -96,7 +97,8 @@ app.get('/proxy/consents', async (c) => {
 });
 app.get('/proxy/capabilities', async (c) => {
   const { state, tokenHash } = c.get('member');
-  return (await state.me(tokenHash)) ? c.json({ models: MODELS }) : toResponse(proxyUnauthorized());
+  // `media.allowHttp` tells clients whether plain http:// media is accepted (ALLOW_HTTP_MEDIA).
+  return (await state.me(tokenHash)) ? c.json({ models: MODELS, media: { allowHttp: allowHttpMedia(c.env) } }) : toResponse(proxyUnauthorized());
 });
 
 app.notFound((c) => c.json({ error: { code: 'not_found', message: `${c.req.method} ${new URL(c.req.url).pathname} is not a route of the proxy.` } }, 404));

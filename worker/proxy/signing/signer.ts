@@ -13,7 +13,7 @@ export interface SignedRequest {
   /** The headers to send, Host excluded (the runtime sets it from the URL, as signed). */
   headers: Record<string, string>;
   /** The exact bytes that were signed and must be sent. */
-  body: Uint8Array;
+  body: Uint8Array<ArrayBuffer>;
 }
 
 export const REGION = 'cn-beijing';
@@ -21,14 +21,16 @@ export const SERVICE = 'ark';
 export const SIGNED_HEADERS = 'content-type;host;x-content-sha256;x-date';
 const CONTENT_TYPE = 'application/json';
 const encoder = new TextEncoder();
+/** UTF-8 bytes, typed for WebCrypto and fetch in both workerd's and the DOM's type libraries. */
+const utf8 = (text: string) => encoder.encode(text) as Uint8Array<ArrayBuffer>;
 
 const toHex = (buf: ArrayBuffer): string => {
   let out = '';
   for (const b of new Uint8Array(buf)) out += b.toString(16).padStart(2, '0');
   return out;
 };
-const sha256Hex = async (data: Uint8Array | string): Promise<string> =>
-  toHex(await crypto.subtle.digest('SHA-256', typeof data === 'string' ? encoder.encode(data) : data));
+const sha256Hex = async (data: Uint8Array<ArrayBuffer> | string): Promise<string> =>
+  toHex(await crypto.subtle.digest('SHA-256', typeof data === 'string' ? utf8(data) : data));
 const hmacKey = (raw: BufferSource): Promise<CryptoKey> =>
   crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
 const hmac = async (key: CryptoKey, data: string): Promise<ArrayBuffer> => crypto.subtle.sign('HMAC', key, encoder.encode(data));
@@ -71,8 +73,8 @@ export class Signer {
    * Signs a POST to `url` with `body` (a string is encoded once; the same bytes must be sent).
    * The Host signed is `url.host`, including a non-default port, exactly as fetch sends it.
    */
-  async sign(url: URL, body: Uint8Array | string, now: Date = new Date()): Promise<SignedRequest> {
-    const bytes = typeof body === 'string' ? encoder.encode(body) : body;
+  async sign(url: URL, body: Uint8Array<ArrayBuffer> | string, now: Date = new Date()): Promise<SignedRequest> {
+    const bytes = typeof body === 'string' ? utf8(body) : body;
     const xDate = formatXDate(now);
     const shortDate = xDate.slice(0, 8);
     const payloadHash = await sha256Hex(bytes);

@@ -32,7 +32,7 @@ const MESSAGES: Record<Exclude<PageState['state'], 'pending'>, string> = {
  * `POST /sandbox/portrait/complete`, the same call scripts may make directly.
  */
 export function portraitPage(link: string, page: PageState): string {
-  if (page.state !== 'pending') return shell(`<h1>Real-person authorization</h1><section id="done"><p>${MESSAGES[page.state]}</p></section>`);
+  if (page.state !== 'pending') return shell(`<h1>Real-person authorization</h1><section id="notice" role="status"><p>${MESSAGES[page.state]}</p></section>`);
   return shell(`
 <h1>Real-person authorization</h1>
 <section id="rules">

@@ -1,9 +1,12 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
-import { check, TASK_STATUSES } from '../../../shared';
+import { check, strictObjectMessage, TASK_STATUSES } from '../../../shared';
 import type { SandboxEnv } from '../env';
 import { FAULT_TARGETS } from '../state/control';
 import { service } from './service';
+
+/** Unknown keys, missing keys and non-object bodies each get their own wording. */
+const NOT_A_FIELD = strictObjectMessage('is not a field of this call');
 
 type C = Context<{ Bindings: SandboxEnv }>;
 
@@ -16,11 +19,12 @@ const faultSchema = v.strictObject(
     count: v.optional(int(1, 10_000), 1),
     retryAfter: v.optional(v.nullable(int(0, 86_400)), null),
     taskStatus: v.optional(v.nullable(v.picklist(TASK_STATUSES, `must be one of ${TASK_STATUSES.join(', ')}`)), null),
+    delayMs: v.optional(int(0, 120_000), 0),
   },
-  'is not a field of this call',
+  NOT_A_FIELD,
 );
 
-const clockSchema = v.strictObject({ advanceSeconds: v.pipe(v.number('must be a number'), v.minValue(0, 'must not be negative')) }, 'is not a field of this call');
+const clockSchema = v.strictObject({ advanceSeconds: v.pipe(v.number('must be a number'), v.minValue(0, 'must not be negative')) }, NOT_A_FIELD);
 
 const bad = (c: C, message: string) => c.json({ error: 'ValidationError', message }, 400);
 
@@ -29,8 +33,8 @@ export async function setFault(c: C): Promise<Response> {
   const checked = check(faultSchema, await c.req.json().catch(() => undefined));
   if (!checked.ok) return bad(c, checked.problem.message);
   const f = checked.value;
-  if (f.status === 200 && !(f.target === 'v1-get' && f.taskStatus)) {
-    return bad(c, 'status: 200 is only meaningful for target v1-get with a taskStatus');
+  if (f.status === 200 && !f.delayMs && !(f.target === 'v1-get' && f.taskStatus)) {
+    return bad(c, 'status: 200 (no failure) needs delayMs, or taskStatus with target v1-get');
   }
   await service(c.env).setFault(f);
   return c.json({ fault: f });

@@ -23,7 +23,8 @@ export async function libraryRoute(c: C): Promise<Response> {
   const state = service(c.env);
 
   const fault = await state.enter('api/v3', action || '(none)');
-  if (fault) {
+  if (fault?.delayMs) await scheduler.wait(fault.delayMs);
+  if (fault && fault.status !== 200) {
     const headers: Record<string, string> = fault.retryAfter !== null ? { 'Retry-After': String(fault.retryAfter) } : {};
     return fail(FAULT_CODES[fault.status] ?? 'InternalError', `Injected fault: HTTP ${fault.status}.`, fault.status, headers);
   }

@@ -1,9 +1,12 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
-import { check, groupDescription, groupName } from '../../../shared';
+import { check, groupDescription, groupName, strictObjectMessage } from '../../../shared';
 import type { SandboxEnv } from '../env';
 import { portraitPage } from '../portrait/page';
 import { service } from './service';
+
+/** Unknown keys, missing keys and non-object bodies each get their own wording. */
+const NOT_A_FIELD = strictObjectMessage('is not a field of this call');
 
 type C = Context<{ Bindings: SandboxEnv }>;
 
@@ -14,7 +17,7 @@ export async function h5Page(c: C): Promise<Response> {
 
 const completeSchema = v.strictObject(
   { H5Link: v.pipe(v.string('must be a string'), v.url('must be the H5Link URL')), GroupName: groupName, GroupDescription: v.optional(groupDescription, '') },
-  'is not a field of this call',
+  NOT_A_FIELD,
 );
 
 /** `POST /sandbox/portrait/complete`: what the phone page submits when the person finishes. */

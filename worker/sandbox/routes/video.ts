@@ -29,6 +29,7 @@ const unauthorized = (c: C) => c.json(videoError('unauthorized', 'The API key is
 /** Counts, applies a fault (unless it only changes the reported status), authenticates. */
 async function enter(c: C, target: FaultTarget): Promise<{ account: Account; fault: Fault | null } | Response> {
   const fault = await service(c.env).enter(target, c.req.method);
+  if (fault?.delayMs) await scheduler.wait(fault.delayMs);
   if (fault && fault.status !== 200) return faultResponse(c, fault);
   const account = bearer(c);
   return account ? { account, fault } : unauthorized(c);
@@ -64,7 +65,7 @@ export async function getVideo(c: C): Promise<Response> {
   const forced = entered.fault?.taskStatus as TaskStatus | null | undefined;
   if (forced) {
     // An injected status (e.g. `unknown`): the service could not determine the task's state.
-    const { metadata: _m, completed_at: _c, ...rest } = task;
+    const { metadata: _m, completed_at: _c, error: _e, ...rest } = task;
     return c.json({ ...rest, status: forced });
   }
   return c.json(task);

@@ -10,6 +10,8 @@ export interface Fault {
   retryAfter: number | null;
   /** For v1-get with status 200: report the task with this status (e.g. `unknown`). */
   taskStatus: string | null;
+  /** Wait this long before answering (with status 200: then answer normally), to simulate a slow service. */
+  delayMs: number;
 }
 
 export interface FaultSpec extends Fault {
@@ -18,18 +20,18 @@ export interface FaultSpec extends Fault {
 }
 
 export function setFault(sql: SqlStorage, f: FaultSpec): void {
-  sql.exec('INSERT OR REPLACE INTO faults VALUES (?, ?, ?, ?, ?)', f.target, f.status, f.count, f.retryAfter, f.taskStatus);
+  sql.exec('INSERT OR REPLACE INTO faults VALUES (?, ?, ?, ?, ?, ?)', f.target, f.status, f.count, f.retryAfter, f.taskStatus, f.delayMs);
 }
 
 /** Consumes one use of the target's fault, if any remain. */
 export function takeFault(sql: SqlStorage, target: FaultTarget): Fault | null {
-  const row = rows<{ status: number; remaining: number; retry_after: number | null; task_status: string | null }>(
+  const row = rows<{ status: number; remaining: number; retry_after: number | null; task_status: string | null; delay_ms: number }>(
     sql, 'SELECT * FROM faults WHERE target = ?', target,
   )[0];
   if (!row || row.remaining <= 0) return null;
   if (row.remaining === 1) sql.exec('DELETE FROM faults WHERE target = ?', target);
   else sql.exec('UPDATE faults SET remaining = remaining - 1 WHERE target = ?', target);
-  return { status: row.status, retryAfter: row.retry_after, taskStatus: row.task_status };
+  return { status: row.status, retryAfter: row.retry_after, taskStatus: row.task_status, delayMs: row.delay_ms };
 }
 
 export function countRequest(sql: SqlStorage, target: string, action: string): void {

@@ -26,7 +26,7 @@ CREATE TABLE IF NOT EXISTS tasks (
   created_at INTEGER NOT NULL, refs_done_at INTEGER);
 CREATE TABLE IF NOT EXISTS faults (
   target TEXT PRIMARY KEY, status INTEGER NOT NULL, remaining INTEGER NOT NULL,
-  retry_after INTEGER, task_status TEXT);
+  retry_after INTEGER, task_status TEXT, delay_ms INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS stats (
   target TEXT NOT NULL, action TEXT NOT NULL, count INTEGER NOT NULL, PRIMARY KEY (target, action));
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);

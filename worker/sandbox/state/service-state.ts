@@ -47,6 +47,9 @@ export class ServiceState extends DurableObject<SandboxEnv> {
   }
 
   async #scheduleDownloads(): Promise<void> {
+    // Start now, beside any download under way (an alarm runs only after the current one ends,
+    // so a slow URL would hold up every other asset); the alarm makes sure they all finish.
+    this.ctx.waitUntil(runPendingDownloads(() => this.#ctx()).catch(() => undefined));
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now());
   }
 

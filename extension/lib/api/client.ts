@@ -1,0 +1,62 @@
+import type { Action, LibraryRequestInput, LibraryResult, ModelList, ModelSpec, VideoCreateBody, VideoTask } from '../../../shared';
+import type { Connection } from '../connection';
+import { ApiError, failureFrom } from './errors';
+
+export interface CallOptions {
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * The extension's only way to the proxy. Every answer is checked (HTTP status and
+ * ResponseMetadata.Error), every failure becomes an ApiError the caller can act on.
+ */
+export class ProxyClient {
+  constructor(
+    private readonly connection: Pick<Connection, 'proxyUrl' | 'token'>,
+    private readonly fetchImpl: typeof fetch = (...args) => fetch(...args),
+  ) {}
+
+  async #request<T>(method: 'GET' | 'POST', path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${this.connection.token}` };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
+    let response: Response;
+    try {
+      response = await this.fetchImpl(`${this.connection.proxyUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: options.signal,
+      });
+    } catch {
+      throw new ApiError({ kind: 'network', message: `Cannot reach the proxy at ${this.connection.proxyUrl}.` });
+    }
+    const text = await response.text();
+    let json: any = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    if (!response.ok || json?.ResponseMetadata?.Error) {
+      throw new ApiError(failureFrom(response.status, json, response.headers.get('retry-after')));
+    }
+    return json as T;
+  }
+
+  /** An asset-library operation; answers its `Result`. */
+  async library<A extends Action>(action: A, body: LibraryRequestInput<A>, options?: CallOptions): Promise<LibraryResult<A>> {
+    const envelope = await this.#request<{ Result: LibraryResult<A> }>('POST', `/api/v3?Action=${action}&Version=2024-01-01`, body, options);
+    return envelope.Result;
+  }
+
+  createVideo = (body: VideoCreateBody, idempotencyKey: string) =>
+    this.#request<VideoTask>('POST', '/v1/video/generations', body, { idempotencyKey });
+  getVideo = (id: string) => this.#request<VideoTask>('GET', `/v1/video/generations/${encodeURIComponent(id)}`);
+  models = () => this.#request<ModelList>('GET', '/v1/models');
+  me = () => this.#request<{ id: string; name: string }>('GET', '/proxy/me');
+  capabilities = () => this.#request<{ models: ModelSpec[]; media: { allowHttp: boolean } }>('GET', '/proxy/capabilities');
+  recordConsent = (rulesVersion: string) =>
+    this.#request<{ scope: string; rulesVersion: string; acceptedAt: string }>('POST', '/proxy/consents', { scope: 'portrait', rulesVersion });
+}

@@ -1,0 +1,100 @@
+import { browser, type Browser } from 'wxt/browser';
+import type { AssetType } from '../../../shared';
+import { ProxyClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import { addToLibrary } from '../capture/add-to-library';
+import { chooseName } from '../capture/choose-name';
+import { pickSource } from '../capture/pick-source';
+import { checkMediaUrl } from '../capture/url-rules';
+import { getConnection } from '../connection';
+import { db, newLocalId } from '../db';
+import { groupOfItem, itemOf, MENU } from '../menus';
+import { notify } from '../notify';
+import { probeElement } from './probe';
+import { refreshMenus } from './refresh-menus';
+import { resetBackoff, syncSoon } from './sync';
+
+const KINDS: Record<string, AssetType> = { image: 'Image', video: 'Video', audio: 'Audio' };
+const LINK_KINDS: [RegExp, AssetType][] = [
+  [/\.(jpe?g|png|webp|gif|bmp|tiff?|heic)(\?|#|$)/i, 'Image'],
+  [/\.(mp4|mov|webm)(\?|#|$)/i, 'Video'],
+  [/\.(mp3|wav|m4a|aac|ogg)(\?|#|$)/i, 'Audio'],
+];
+
+/** The asset type of what was clicked: the menu's media type, or a media link's file ending. */
+export function kindOf(info: Pick<Browser.contextMenus.OnClickData, 'mediaType' | 'linkUrl'>): AssetType | null {
+  if (info.mediaType && KINDS[info.mediaType]) return KINDS[info.mediaType]!;
+  if (info.linkUrl) return LINK_KINDS.find(([pattern]) => pattern.test(info.linkUrl!))?.[1] ?? null;
+  return null;
+}
+
+/** The default group: created on first use ("Web captures"), remembered in settings. */
+async function createDefaultGroup(client: ProxyClient): Promise<string> {
+  const database = await db();
+  const keyName = 'defaultGroupKey';
+  const key = ((await database.get('settings', keyName)) as string | undefined) ?? newLocalId();
+  await database.put('settings', key, keyName); // the same key on a retry: never two default groups
+  const { Id } = await client.library('CreateAssetGroup', { Name: 'Web captures', Description: 'Added from the browser with Arkbridge.' }, { idempotencyKey: key });
+  await database.put('groups', { id: Id, name: 'Web captures', description: 'Added from the browser with Arkbridge.', type: 'AIGC', usedAt: Date.now() });
+  await database.put('settings', Id, 'defaultGroupId');
+  return Id;
+}
+
+/**
+ * The context menu's click handler: check the address, choose the best source and a name, guard
+ * against duplicates, record and queue the create, and start syncing.
+ */
+export async function onMenuClick(info: Browser.contextMenus.OnClickData, tab?: Browser.tabs.Tab): Promise<void> {
+  const item = itemOf(info.menuItemId);
+  const connection = await getConnection();
+  if (!connection || connection.needsReconnect || item === MENU.connect) {
+    await notify('arkbridge-connect', 'Connect Arkbridge first', 'Enter your team\'s proxy URL and your member token in the options page.');
+    await browser.runtime.openOptionsPage();
+    return;
+  }
+  const type = kindOf(info);
+  if (!type) {
+    await notify('arkbridge-kind', 'Not a media file', 'Arkbridge adds images, videos and audio. This link does not point to a media file.');
+    return;
+  }
+  const srcUrl = info.srcUrl ?? info.linkUrl;
+  const probe = info.srcUrl ? await probeElement(tab?.id, info.frameId, info.srcUrl) : undefined;
+  const url = pickSource(srcUrl, probe, info.pageUrl ?? '');
+  const verdict = checkMediaUrl(url, connection.allowHttpMedia);
+  if (!verdict.ok) {
+    await notify('arkbridge-url', 'This item cannot be added', `${verdict.reason} ${verdict.advice}`);
+    return;
+  }
+  const name = chooseName({ alt: probe?.alt, title: probe?.title, url: verdict.url, pageTitle: tab?.title, kind: type });
+
+  if (item === MENU.newGroup) {
+    const params = new URLSearchParams({ url: verdict.url, name, type });
+    await browser.windows.create({ url: browser.runtime.getURL(`/newgroup.html?${params}`), type: 'popup', width: 420, height: 460 });
+    return;
+  }
+  let groupId = groupOfItem(item);
+  if (!groupId) {
+    try {
+      groupId = await createDefaultGroup(new ProxyClient(connection));
+    } catch (error) {
+      const message = error instanceof ApiError ? error.failure.message : 'Unexpected error.';
+      await notify('arkbridge-group', 'Could not create the default group', message);
+      return;
+    }
+  }
+  await addAsset({ groupId, url: verdict.url, name, type });
+}
+
+/** Adds an item to a group (from the menu or the new-group page) and tells the member about a duplicate. */
+export async function addAsset(request: { groupId: string; url: string; name: string; type: AssetType }): Promise<void> {
+  const outcome = await addToLibrary(request);
+  if (outcome.kind === 'duplicate') {
+    const group = await (await db()).get('groups', request.groupId);
+    const state = outcome.record.status === 'Active' ? 'is already in' : 'is already being added to';
+    await notify(`dup-${outcome.record.localId}`, 'Already in your library', `${outcome.record.name} ${state} ${group?.name ?? 'this group'}.`);
+    return;
+  }
+  await resetBackoff();
+  await refreshMenus();
+  await syncSoon();
+}

@@ -1,0 +1,141 @@
+import { browser } from 'wxt/browser';
+import { ProxyClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import { getConnection, markNeedsReconnect } from '../connection';
+import { db, type AssetRecord, type TaskRecord } from '../db';
+import { notify, setBadge } from '../notify';
+import { pollAssets } from '../poll/assets';
+import { pollTasks } from '../poll/tasks';
+import { drainQueue } from '../queue/drain';
+
+/**
+ * One pass of the background engine: send queued creates, bring Processing assets and unfinished
+ * tasks up to date, tell the member what finished, and schedule the next pass. All state is in
+ * IndexedDB, so a pass can start from scratch after the service worker was stopped.
+ */
+
+export const ALARM = 'arkbridge-sync';
+const FIRST_DELAY_MS = 2_000;
+const MAX_DELAY_MS = 60_000;
+const DELAY_KEY = 'syncDelayMs';
+
+let running: Promise<void> | null = null;
+let again = false;
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+/** Runs a pass now, or right after the one in progress. */
+export function syncSoon(): Promise<void> {
+  if (running) {
+    again = true;
+    return running;
+  }
+  running = (async () => {
+    try {
+      do {
+        again = false;
+        await syncOnce();
+      } while (again);
+    } finally {
+      running = null;
+    }
+  })();
+  return running;
+}
+
+/** A new item was added: poll quickly again. */
+export async function resetBackoff(): Promise<void> {
+  await (await db()).put('settings', FIRST_DELAY_MS, DELAY_KEY);
+}
+
+async function syncOnce(): Promise<void> {
+  const connection = await getConnection();
+  if (!connection || connection.needsReconnect) return stop();
+  const client = new ProxyClient(connection);
+  let changed = false;
+  let waitMs: number | null = null;
+  try {
+    const drained = await drainQueue(client);
+    if (drained.unauthorized) return reconnect();
+    changed ||= drained.created > 0 || drained.failed.length > 0;
+    await announceAssets(drained.failed);
+    if (drained.nextAt !== null) waitMs = Math.max(0, drained.nextAt - Date.now());
+    const assets = await pollAssets(client);
+    const tasks = await pollTasks(client);
+    changed ||= assets.changed.length > 0 || tasks.changed.length > 0;
+    await announceAssets(assets.changed.map((a) => a.localId));
+    await announceTasks(tasks.changed);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.failure.kind === 'unauthorized') return reconnect();
+    // Offline, rate-limited or a failing service: keep everything and try later.
+    if (error.failure.kind === 'rate_limited') waitMs = error.failure.retryAfterMs;
+  }
+  await schedule(changed, waitMs);
+}
+
+/** The number of items on their way, for the badge, and whether anything needs another pass. */
+async function pending(): Promise<number> {
+  const database = await db();
+  const [queued, processing, tasks] = await Promise.all([
+    database.countFromIndex('assets', 'byStatus', 'Queued'),
+    database.countFromIndex('assets', 'byStatus', 'Processing'),
+    Promise.all((['submitting', 'queued', 'in_progress', 'unknown'] as const).map((s) => database.countFromIndex('tasks', 'byStatus', s))),
+  ]);
+  return queued + processing + tasks.reduce((a, b) => a + b, 0);
+}
+
+async function schedule(changed: boolean, waitMs: number | null): Promise<void> {
+  const count = await pending();
+  await setBadge(count);
+  if (count === 0) return stop();
+  const database = await db();
+  const previous = ((await database.get('settings', DELAY_KEY)) as number | undefined) ?? FIRST_DELAY_MS;
+  // Back off while nothing changes; a change (or a new item) brings the pace back up.
+  const delay = Math.max(waitMs ?? 0, changed ? FIRST_DELAY_MS : Math.min(previous * 2, MAX_DELAY_MS));
+  await database.put('settings', delay, DELAY_KEY);
+  await browser.alarms.create(ALARM, { when: Date.now() + delay });
+  // The alarm survives the service worker; the timer is quicker while it is alive.
+  clearTimeout(timer);
+  timer = setTimeout(() => void syncSoon(), delay);
+}
+
+async function stop(): Promise<void> {
+  clearTimeout(timer);
+  await browser.alarms.clear(ALARM);
+  await setBadge(await pending());
+}
+
+async function reconnect(): Promise<void> {
+  await markNeedsReconnect();
+  await notify('arkbridge-reconnect', 'Arkbridge needs you to reconnect', 'The proxy no longer accepts your member token. Open the Arkbridge options to reconnect; nothing you added is lost.');
+  await stop();
+}
+
+async function announceAssets(localIds: string[]): Promise<void> {
+  const database = await db();
+  for (const id of localIds) {
+    const record = await database.get('assets', id);
+    if (!record || record.notified || (record.status !== 'Active' && record.status !== 'Failed')) continue;
+    const group = await database.get('groups', record.groupId);
+    await notify(`asset-${record.localId}`, ...assetMessage(record, group?.name));
+    await database.put('assets', { ...record, notified: true });
+  }
+}
+
+export const assetMessage = (record: AssetRecord, groupName = 'your library'): [string, string] =>
+  record.status === 'Active'
+    ? [`Ready: ${record.name}`, `Added to ${groupName} and ready for video generation.`]
+    : [`Could not add: ${record.name}`, record.error || 'The service could not process this item.'];
+
+async function announceTasks(changed: TaskRecord[]): Promise<void> {
+  const database = await db();
+  for (const task of changed) {
+    if (task.notified || (task.status !== 'completed' && task.status !== 'failed')) continue;
+    await notify(
+      `task-${task.localId}`,
+      task.status === 'completed' ? 'Your video is ready' : 'Video generation failed',
+      task.status === 'completed' ? 'Open Arkbridge to watch or download it (the link expires in about 24 hours).' : task.error?.message ?? 'The service could not generate this video.',
+    );
+    await database.put('tasks', { ...task, notified: true });
+  }
+}

@@ -1,0 +1,55 @@
+import { LIMITS, type AssetListItem } from '../../../shared';
+import type { ProxyClient } from '../api/client';
+import { db, type AssetRecord } from '../db';
+
+export interface AssetPollResult {
+  /** Records whose status changed (to Active or Failed). */
+  changed: AssetRecord[];
+  /** Records still Processing. */
+  pending: number;
+}
+
+/** Every page of a ListAssets query (100 a page). */
+async function listAll(client: ProxyClient, filter: { GroupIds: string[]; Statuses: AssetListItem['Status'][] }, until?: (items: AssetListItem[]) => boolean) {
+  const items: AssetListItem[] = [];
+  for (let page = 1; ; page++) {
+    const result = await client.library('ListAssets', { Filter: filter, PageNumber: page, PageSize: LIMITS.pageSizeMax, SortBy: 'UpdateTime', SortOrder: 'Desc' });
+    items.push(...result.Items);
+    if (page * result.PageSize >= result.TotalCount || result.Items.length === 0 || until?.(items)) return items;
+  }
+}
+
+/**
+ * Brings every Processing asset up to date with list calls only, never one GetAsset per asset:
+ * first the assets still Processing in those groups; those missing from it changed, and one more
+ * list of Active and Failed assets (most recently updated first) tells how they ended.
+ */
+export async function pollAssets(client: ProxyClient, now = Date.now()): Promise<AssetPollResult> {
+  const database = await db();
+  const processing = (await database.getAllFromIndex('assets', 'byStatus', 'Processing')).filter((a) => a.assetId);
+  if (!processing.length) return { changed: [], pending: 0 };
+  const groupsOf = (records: AssetRecord[]) => [...new Set(records.map((a) => a.groupId))];
+
+  const still = new Set((await listAll(client, { GroupIds: groupsOf(processing), Statuses: ['Processing'] })).map((a) => a.Id));
+  const moved = processing.filter((a) => !still.has(a.assetId!));
+  if (!moved.length) return { changed: [], pending: processing.length };
+
+  const wanted = new Set(moved.map((a) => a.assetId!));
+  const found = new Map(
+    (await listAll(client, { GroupIds: groupsOf(moved), Statuses: ['Active', 'Failed'] }, (items) => [...wanted].every((id) => items.some((i) => i.Id === id))))
+      .filter((i) => wanted.has(i.Id))
+      .map((i) => [i.Id, i]),
+  );
+  const changed: AssetRecord[] = [];
+  for (const record of moved) {
+    const item = found.get(record.assetId!);
+    // Gone from the library (deleted elsewhere, or its group deleted): it will never become usable.
+    const next: AssetRecord = item
+      ? { ...record, status: item.Status, error: item.Status === 'Failed' ? item.Error.Message : undefined, updatedAt: now }
+      : { ...record, status: 'Failed', error: 'This asset is no longer in the library (it or its group was deleted).', updatedAt: now };
+    if (next.status === 'Processing') continue;
+    await database.put('assets', next);
+    changed.push(next);
+  }
+  return { changed, pending: processing.length - changed.length };
+}

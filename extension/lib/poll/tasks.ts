@@ -1,0 +1,36 @@
+import { isFinished } from '../../../shared';
+import type { ProxyClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import { db, type TaskRecord } from '../db';
+
+const ACTIVE = ['queued', 'in_progress', 'unknown'] as const;
+
+/** Queries each unfinished video task by id and stores what changed. */
+export async function pollTasks(client: ProxyClient): Promise<{ changed: TaskRecord[]; pending: number }> {
+  const database = await db();
+  const open = (await Promise.all(ACTIVE.map((s) => database.getAllFromIndex('tasks', 'byStatus', s)))).flat().filter((t) => t.taskId);
+  const changed: TaskRecord[] = [];
+  for (const record of open) {
+    let task;
+    try {
+      task = await client.getVideo(record.taskId!);
+    } catch (error) {
+      // A task the proxy no longer knows cannot progress; anything else is retried next time.
+      if (error instanceof ApiError && error.failure.kind === 'rejected' && error.failure.status === 404) {
+        task = { status: 'failed' as const, progress: record.progress, error: { code: 'task_not_found', message: error.failure.message } };
+      } else throw error;
+    }
+    if (task.status === record.status && task.progress === record.progress) continue;
+    const next: TaskRecord = {
+      ...record,
+      status: task.status,
+      progress: task.progress,
+      ...('metadata' in task && task.metadata?.url ? { videoUrl: task.metadata.url } : {}),
+      ...(task.error ? { error: task.error } : {}),
+      ...('completed_at' in task && task.completed_at ? { completedAt: task.completed_at * 1000 } : {}),
+    };
+    await database.put('tasks', next);
+    changed.push(next);
+  }
+  return { changed, pending: open.filter((t) => !changed.some((c) => c.localId === t.localId && c.status !== 'submitting' && isFinished(c.status))).length };
+}

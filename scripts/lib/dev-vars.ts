@@ -1,0 +1,54 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { ROOT } from './wrangler-dev';
+
+/** The proxy's configuration names (contract section 2). */
+export const PROXY_CONFIG = ['ASSET_API_BASE', 'VIDEO_API_BASE', 'ACCESS_KEY_ID', 'SECRET_ACCESS_KEY', 'VIDEO_API_KEY', 'ADMIN_TOKEN', 'ALLOWED_ORIGINS', 'ALLOW_HTTP_MEDIA'] as const;
+
+export const DEV_VARS = join(ROOT, '.dev.vars');
+
+/** Parses a `.dev.vars` file (KEY=VALUE lines, # comments, optional quotes). */
+export function parseDevVars(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const match = /^\s*([A-Z0-9_]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!match || line.trim().startsWith('#')) continue;
+    out[match[1]!] = match[2]!.replace(/^(['"])(.*)\1$/, '$2');
+  }
+  return out;
+}
+
+export const readDevVars = (): Record<string, string> => (existsSync(DEV_VARS) ? parseDevVars(readFileSync(DEV_VARS, 'utf8')) : {});
+
+/**
+ * Creates `.dev.vars` for the local stack when absent: the sandbox's `dev` account and a fresh
+ * admin token. Answers whether it was created.
+ */
+export function ensureDevVars(sandboxUrl: string): boolean {
+  if (existsSync(DEV_VARS)) return false;
+  writeFileSync(
+    DEV_VARS,
+    `# Local configuration of the proxy (npm start / npm run proxy). Not committed.
+# The sandbox's public dev account; for a real deployment use wrangler secrets (README).
+ASSET_API_BASE=${sandboxUrl}
+VIDEO_API_BASE=${sandboxUrl}
+ACCESS_KEY_ID=AKSANDBOXDEV
+SECRET_ACCESS_KEY=sandbox-dev-secret-key
+VIDEO_API_KEY=sk-sandbox-dev
+ADMIN_TOKEN=${randomBytes(24).toString('base64url')}
+ALLOW_HTTP_MEDIA=on
+`,
+    { mode: 0o600 },
+  );
+  return true;
+}
+
+/** Configuration for `npm run proxy`: environment variables first, else `.dev.vars`. */
+export function proxyConfig(): Record<string, string> {
+  const file = readDevVars();
+  return Object.fromEntries(PROXY_CONFIG.flatMap((name) => {
+    const value = process.env[name] ?? file[name];
+    return value === undefined ? [] : [[name, value]];
+  }));
+}

@@ -1,0 +1,97 @@
+/// <reference path="../../../test/support/provided-context.d.ts" />
+import { env, exports } from 'cloudflare:workers';
+import { inject } from 'vitest';
+import type { ProxyEnv } from '../env';
+
+/** Helpers for the proxy's integration tests: members, calls through the proxy, the sandbox. */
+
+export const ORIGIN = 'https://proxy.test';
+export const sandboxUrl = inject('sandboxUrl');
+export const mediaUrl = inject('mediaBaseUrl');
+export const proxyEnv = env as unknown as ProxyEnv;
+
+/** Every response body and header the tests saw, for the leak guard (testing/leak-guard.ts). */
+export const seen: string[] = [];
+
+export async function proxyFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  const worker = (exports as unknown as { default: { fetch(r: Request): Promise<Response> } }).default;
+  const response = await worker.fetch(new Request(new URL(path, ORIGIN), init));
+  const body = await response.clone().text();
+  seen.push(`${response.status} ${JSON.stringify([...response.headers])} ${body}`);
+  return response;
+}
+
+export const adminHeaders = () => ({ Authorization: `Bearer ${proxyEnv.ADMIN_TOKEN}`, 'Content-Type': 'application/json' });
+
+export interface Member {
+  id: string;
+  name: string;
+  token: string;
+}
+
+/** Adds a member through the admin API. */
+export async function addMember(name = 'member'): Promise<Member> {
+  const response = await proxyFetch('/admin/members', { method: 'POST', headers: adminHeaders(), body: JSON.stringify({ name }) });
+  if (response.status !== 201) throw new Error(`admin add failed: ${response.status}`);
+  return response.json();
+}
+
+export interface CallOptions {
+  idempotencyKey?: string;
+  rawBody?: string;
+  version?: string;
+}
+
+/** `/api/v3` through the proxy as `member`. */
+export async function api<R = any>(member: Member | string | null, action: string, body: unknown = {}, options: CallOptions = {}) {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  const token = typeof member === 'string' ? member : member?.token;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (options.idempotencyKey !== undefined) headers['Idempotency-Key'] = options.idempotencyKey;
+  const response = await proxyFetch(`/api/v3?Action=${encodeURIComponent(action)}&Version=${options.version ?? '2024-01-01'}`, {
+    method: 'POST',
+    headers,
+    body: options.rawBody ?? JSON.stringify(body),
+  });
+  const envelope = (await response.json()) as { ResponseMetadata: any; Result: R };
+  return { status: response.status, headers: response.headers, envelope, result: envelope.Result, error: envelope.ResponseMetadata?.Error as { Code: string; Message: string } | undefined };
+}
+
+/** `/v1` (or `/proxy`) through the proxy as `member`. */
+export async function call<T = any>(member: Member | string | null, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', ...extra };
+  const token = typeof member === 'string' ? member : member?.token;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await proxyFetch(path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as T };
+}
+
+/** Direct calls to the sandbox's test helpers. */
+export const sandbox = {
+  async stats(): Promise<Record<string, { total: number; actions: Record<string, number> }>> {
+    return (await fetch(`${sandboxUrl}/sandbox/stats`)).json();
+  },
+  async fault(spec: Record<string, unknown>): Promise<void> {
+    const r = await fetch(`${sandboxUrl}/sandbox/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(spec) });
+    if (!r.ok) throw new Error(`fault not set: ${await r.text()}`);
+  },
+  async complete(h5Link: string, name: string, description = ''): Promise<Response> {
+    return fetch(`${sandboxUrl}/sandbox/portrait/complete`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ H5Link: h5Link, GroupName: name, GroupDescription: description }),
+    });
+  },
+};
+
+/** Polls until `done`, or fails after `timeoutMs`. */
+export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > until) throw new Error(`condition not reached in ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}

@@ -1,0 +1,95 @@
+import { runInDurableObject } from 'cloudflare:test';
+import { expect } from 'vitest';
+import { addMember, api, call, mediaUrl, proxyEnv, sandbox, waitFor, type Member } from './client';
+import { memberTokens, partnerTokens } from './leak-guard';
+
+/**
+ * Shared steps of the proxy's integration tests: fresh members, upstream call counting as deltas
+ * of the sandbox's stats, and reads of a member's Durable Object storage.
+ */
+
+export type Stats = Awaited<ReturnType<typeof sandbox.stats>>;
+
+export const MODEL = 'doubao-seedance-2-0-260128';
+export const PNG = () => `${mediaUrl}/media/sample.png`;
+export const MP4 = () => `${mediaUrl}/media/sample.mp4`;
+
+/** A fresh member whose token the leak guard watches. */
+export async function member(name = 'member'): Promise<Member> {
+  const m = await addMember(name);
+  memberTokens.push(m.token);
+  return m;
+}
+
+/** Calls to `target` (and `action`, e.g. an `/api/v3` operation or `POST`) in a stats snapshot. */
+export function count(stats: Stats, target?: string, action?: string): number {
+  if (!target) return Object.values(stats).reduce((sum, t) => sum + t.total, 0);
+  const entry = stats[target];
+  if (!entry) return 0;
+  return action ? (entry.actions[action] ?? 0) : entry.total;
+}
+
+/** Runs `fn` and counts the upstream calls the sandbox saw meanwhile (all targets when none is named). */
+export async function upstream<T>(fn: () => Promise<T>): Promise<{ value: T; calls: (target?: string, action?: string) => number }> {
+  const before = await sandbox.stats();
+  const value = await fn();
+  const after = await sandbox.stats();
+  return { value, calls: (target, action) => count(after, target, action) - count(before, target, action) };
+}
+
+/** Asserts that `fn` made no upstream call at all, and returns its value. */
+export async function noUpstream<T>(fn: () => Promise<T>): Promise<T> {
+  const { value, calls } = await upstream(fn);
+  expect(calls(), 'upstream calls').toBe(0);
+  return value;
+}
+
+/** A group of `m` (through the proxy). */
+export async function group(m: Member, name = 'Refs'): Promise<string> {
+  const r = await api(m, 'CreateAssetGroup', { Name: name });
+  expect(r.error, JSON.stringify(r.envelope)).toBeUndefined();
+  return r.result.Id as string;
+}
+
+/** An image asset of `m` in `groupId` (Processing for about a second). */
+export async function asset(m: Member, groupId: string, name = 'png'): Promise<string> {
+  const r = await api(m, 'CreateAsset', { GroupId: groupId, AssetType: 'Image', Name: name, URL: PNG() });
+  expect(r.error, JSON.stringify(r.envelope)).toBeUndefined();
+  return r.result.Id as string;
+}
+
+export const untilActive = (m: Member, assetId: string) =>
+  waitFor(() => api(m, 'GetAsset', { Id: assetId }), (r) => r.result?.Status === 'Active' || r.result?.Status === 'Failed');
+
+/** A video task of `m` (text to video). */
+export async function task(m: Member, prompt = 'a cat'): Promise<string> {
+  const r = await call(m, 'POST', '/v1/video/generations', { model: MODEL, prompt });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.id as string;
+}
+
+export async function consent(m: Member): Promise<void> {
+  const r = await call(m, 'POST', '/proxy/consents', { scope: 'portrait', rulesVersion: '2026-01' });
+  expect(r.status).toBe(201);
+}
+
+/** SQL rows of a member's Durable Object. */
+export function memberRows<T = Record<string, unknown>>(m: Member | string, query: string, ...bindings: unknown[]): Promise<T[]> {
+  const id = typeof m === 'string' ? m : m.id;
+  const stub = proxyEnv.MEMBERS.get(proxyEnv.MEMBERS.idFromName(id));
+  return runInDurableObject(stub, (_instance, state) => state.storage.sql.exec(query, ...bindings).toArray() as T[]);
+}
+
+/** A pending portrait session of `m` (consent recorded first); the service's token read from storage. */
+export async function portraitSession(m: Member): Promise<{ handle: string; h5Link: string; partnerToken: string; result: any }> {
+  await consent(m);
+  const r = await api(m, 'CreatePortraitSession', {});
+  expect(r.error, JSON.stringify(r.envelope)).toBeUndefined();
+  const rows = await memberRows<{ partner_token: string }>(m, 'SELECT partner_token FROM portrait_handles WHERE handle = ?', r.result.PartnerToken);
+  const partnerToken = rows[0]!.partner_token;
+  expect(partnerToken).toBeTruthy();
+  partnerTokens.push(partnerToken);
+  return { handle: r.result.PartnerToken, h5Link: r.result.H5Link, partnerToken, result: r.result };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
