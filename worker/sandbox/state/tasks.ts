@@ -48,6 +48,10 @@ export function createTask(ctx: Ctx, account: string, body: VideoCreateBody, ref
       return reject(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is ${asset.type}, not ${KIND_TO_TYPE[ref.kind]}.`));
     }
     const readiness = readinessFor(asset, ctx.now, body.model);
+    if (readiness === 'Failed' || readiness === 'Unavailable') {
+      // Never going to be usable with this model: not a retryable condition.
+      return reject(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is ${readiness} for ${body.model} and cannot be used with it.`));
+    }
     if (readiness !== 'Active') {
       return reject(409, videoError('asset_not_ready', `${ref.param}: asset ${ref.assetId} is ${readiness} for ${body.model}; retry when it is Active.`, 'invalid_request_error', ref.param));
     }
