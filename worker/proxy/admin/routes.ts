@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { check } from '../../../shared';
+import { check, strictObjectMessage } from '../../../shared';
 import type { ProxyEnv } from '../env';
 import { bearerToken, sameHash } from '../members/token';
 
@@ -10,7 +10,7 @@ export const admin = new Hono<{ Bindings: ProxyEnv }>();
 const directory = (env: ProxyEnv) => env.DIRECTORY.get(env.DIRECTORY.idFromName('directory'));
 const addSchema = v.strictObject(
   { name: v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(100, 'must be at most 100 characters')) },
-  'is not a field of this call',
+  strictObjectMessage('is not a field of this call'),
 );
 
 admin.use('*', async (c, next) => {

@@ -20,6 +20,12 @@ export function relayLibrary(action: string, up: Upstream, secrets: readonly str
   } catch {
     envelope = null;
   }
+  if (up.status === 401) {
+    // The service refused the proxy's own key pair: not the member's token, so never a 401 to them.
+    const upstreamError = envelope && isFailure(envelope) ? ` ${envelope.ResponseMetadata.Error.Code}` : '';
+    const code = envelope && isFailure(envelope) ? envelope.ResponseMetadata.Error.Code : 'InternalError';
+    return { accepted: false, response: libraryFailure(502, action, code, `The asset library service refused the proxy's credentials (HTTP 401${upstreamError}). Ask the proxy's operator to check ACCESS_KEY_ID and SECRET_ACCESS_KEY.`) };
+  }
   if (up.status >= 500 || (up.status === 429 && !envelope)) {
     const upstreamError = envelope && isFailure(envelope) ? `: ${envelope.ResponseMetadata.Error.Code} ${envelope.ResponseMetadata.Error.Message}` : '';
     const code = FAILURE_CODES[up.status] ?? 'InternalError';

@@ -40,11 +40,20 @@ async function libraryReferenceProblem(m: MemberContext, model: string, refs: Re
   for (const { ref, up } of assets) {
     const envelope = JSON.parse(up.body) as { Result?: Asset; ResponseMetadata: { Error?: { Code: string } } };
     const asset = envelope.Result;
-    if (!asset) return videoFailure(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is not available (${envelope.ResponseMetadata.Error?.Code ?? up.status}).`));
+    if (!asset) {
+      const code = envelope.ResponseMetadata?.Error?.Code;
+      // Only a refusal about the asset itself is the member's problem; anything else is the service's.
+      if (code === 'AccessDenied') return videoFailure(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is no longer in the library.`));
+      return videoFailure(502, videoError('internal_error', `Could not check ${ref.param} with the asset library service (${code ?? `HTTP ${up.status}`}). Try again later.`, 'server_error'));
+    }
     const entry = asset.ModelReadiness?.find((r) => r.Models.includes(model));
     const status = entry ? entry.Status : asset.Status;
+    const why = entry?.Error?.Message ? ` (${entry.Error.Message})` : '';
+    if (status === 'Failed' || status === 'Unavailable') {
+      // Never going to be usable with this model: not retryable.
+      return videoFailure(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is ${status} for ${model}${why} and cannot be used with it.`));
+    }
     if (status !== 'Active') {
-      const why = entry?.Error?.Message ? ` (${entry.Error.Message})` : '';
       return videoFailure(409, videoError('asset_not_ready', `${ref.param}: asset ${ref.assetId} is ${status} for ${model}${why}; retry when it is Active.`, 'invalid_request_error', ref.param));
     }
   }

@@ -17,6 +17,10 @@ export function relayVideo(up: Upstream, secrets: readonly string[]): { response
   } catch {
     body = null;
   }
+  if (up.status === 401) {
+    // The service refused the proxy's own sk- key: not the member's token, so never a 401 to them.
+    return { body: null, response: videoFailure(502, videoError('upstream_unauthorized', "The video service refused the proxy's API key (HTTP 401). Ask the proxy's operator to check VIDEO_API_KEY.", 'server_error')) };
+  }
   if (up.status >= 500 || (up.status >= 400 && !body?.error)) {
     const [code, type, advice] = FAILURES[up.status] ?? ['internal_error', 'server_error', 'If a task id exists, keep querying it; otherwise try again later.'];
     const detail = body?.error?.message ? `: ${body.error.message}` : '';
