@@ -11,14 +11,17 @@ import { DEV_VARS, ensureDevVars, proxyConfig } from './lib/dev-vars';
 import { portFrom, ROOT, sandboxVars, wranglerDev } from './lib/wrangler-dev';
 
 const sandboxPort = portFrom('SANDBOX_PORT', 8788);
+// Where the stack keeps its state (ARKBRIDGE_STATE_DIR moves it, e.g. for tests).
+const stateDir = process.env.ARKBRIDGE_STATE_DIR ?? join(ROOT, '.wrangler');
 const proxyPort = portFrom('PROXY_PORT', 8787);
 const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
 if (ensureDevVars(sandboxUrl)) console.log(`Created ${DEV_VARS} for local use (sandbox dev account, fresh admin token).`);
 
 // The proxy always talks to this stack's sandbox; the rest of its configuration comes from .dev.vars.
 const config: Record<string, string> = { ...proxyConfig(), ASSET_API_BASE: sandboxUrl, VIDEO_API_BASE: sandboxUrl, ALLOW_HTTP_MEDIA: 'on' };
-const sandbox = wranglerDev({ config: 'worker/sandbox/wrangler.jsonc', port: sandboxPort, vars: { SANDBOX_ALLOW_HTTP: 'on', ...sandboxVars() }, label: 'sandbox' });
-const proxy = wranglerDev({ config: 'worker/proxy/wrangler.jsonc', port: proxyPort, vars: config, label: 'proxy' });
+const persistTo = join(stateDir, 'state');
+const sandbox = wranglerDev({ config: 'worker/sandbox/wrangler.jsonc', port: sandboxPort, vars: { SANDBOX_ALLOW_HTTP: 'on', ...sandboxVars() }, label: 'sandbox', persistTo });
+const proxy = wranglerDev({ config: 'worker/proxy/wrangler.jsonc', port: proxyPort, vars: config, label: 'proxy', persistTo });
 const stopAll = () => Promise.all([sandbox.stop(), proxy.stop()]).then(() => process.exit(0));
 process.on('SIGINT', stopAll);
 process.on('SIGTERM', stopAll);
@@ -33,14 +36,14 @@ await Promise.all([sandbox.ready, proxy.ready]);
 
 /** The dev member's token, kept in .wrangler/ next to the state it belongs to. */
 async function devMember(): Promise<{ id: string; token: string }> {
-  const file = join(ROOT, '.wrangler', 'dev-member.json');
+  const file = join(stateDir, 'dev-member.json');
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as { id: string; token: string };
     const me = await fetch(`${proxy.url}/proxy/me`, { headers: { Authorization: `Bearer ${saved.token}` } });
     if (me.ok) return saved;
   }
   const created = await new AdminClient(proxy.url, config.ADMIN_TOKEN!).add('dev');
-  mkdirSync(join(ROOT, '.wrangler'), { recursive: true });
+  mkdirSync(stateDir, { recursive: true });
   writeFileSync(file, JSON.stringify({ id: created.id, token: created.token }), { mode: 0o600 });
   return created;
 }

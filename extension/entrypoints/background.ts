@@ -1,7 +1,7 @@
 import { addAsset, onMenuClick } from '@/lib/background/menu-click';
 import { refreshMenus } from '@/lib/background/refresh-menus';
 import { ALARM, syncSoon } from '@/lib/background/sync';
-import type { ExtensionMessage } from '@/lib/messages';
+import { isExtensionMessage } from '@/lib/messages';
 
 /**
  * The service worker: wires browser events to the capture and sync modules. It holds no state:
@@ -15,11 +15,24 @@ export default defineBackground(() => {
   browser.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === ALARM) void syncSoon();
   });
-  browser.runtime.onMessage.addListener((message: ExtensionMessage, sender) => {
-    if (sender.id !== browser.runtime.id) return;
-    if (message.type === 'arkbridge:connected' || message.type === 'arkbridge:groups-changed') void refreshMenus().then(syncSoon);
-    if (message.type === 'arkbridge:sync') void syncSoon();
-    if (message.type === 'arkbridge:add') void addAsset(message.item);
+  browser.runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {
+    if (sender.id !== browser.runtime.id || !isExtensionMessage(message)) return;
+    switch (message.type) {
+      case 'arkbridge:connected':
+      case 'arkbridge:groups-changed':
+        void refreshMenus().then(syncSoon);
+        return;
+      case 'arkbridge:disconnected':
+        void refreshMenus();
+        return;
+      case 'arkbridge:sync':
+        void syncSoon();
+        return;
+      case 'arkbridge:add':
+        // Answered asynchronously: the new-group page shows a duplicate or a failure.
+        addAsset(message.item).then(sendResponse, (error: Error) => sendResponse({ ok: false, message: error.message }));
+        return true;
+    }
   });
   // A test and debugging seam: the handlers the browser calls (native menus cannot be clicked in tests).
   Object.assign(globalThis, { arkbridge: { onMenuClick, addAsset, syncSoon, refreshMenus } });

@@ -24,6 +24,11 @@ export async function setConnection(connection: Connection): Promise<void> {
   await (await db()).put('settings', connection, KEY);
 }
 
+/** Forgets the connection (Disconnect). */
+export async function clearConnection(): Promise<void> {
+  await (await db()).delete('settings', KEY);
+}
+
 /** Marks the stored token as refused (401), so every part of the extension asks to reconnect. */
 export async function markNeedsReconnect(): Promise<void> {
   const current = await getConnection();

@@ -6,7 +6,8 @@ import { ROOT } from './wrangler-dev';
 /** The proxy's configuration names (contract section 2). */
 export const PROXY_CONFIG = ['ASSET_API_BASE', 'VIDEO_API_BASE', 'ACCESS_KEY_ID', 'SECRET_ACCESS_KEY', 'VIDEO_API_KEY', 'ADMIN_TOKEN', 'ALLOWED_ORIGINS', 'ALLOW_HTTP_MEDIA'] as const;
 
-export const DEV_VARS = join(ROOT, '.dev.vars');
+/** `.dev.vars` at the project root (ARKBRIDGE_DEV_VARS moves it, e.g. for tests). */
+export const DEV_VARS = process.env.ARKBRIDGE_DEV_VARS ?? join(ROOT, '.dev.vars');
 
 /** Parses a `.dev.vars` file (KEY=VALUE lines, # comments, optional quotes). */
 export function parseDevVars(text: string): Record<string, string> {

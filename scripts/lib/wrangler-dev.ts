@@ -42,7 +42,7 @@ const NOISE = /Request\.cf|ENOTFOUND|GetAddrInfoReqWrap|onlookupall|callbackTram
  */
 export function wranglerDev(o: DevWorkerOptions): DevWorker {
   const args = ['wrangler', 'dev', '-c', o.config, '--port', String(o.port), '--ip', '127.0.0.1',
-    '--persist-to', o.persistTo ?? '.wrangler/state', '--inspector-port', String(o.inspectorPort ?? o.port + 10_000),
+    '--persist-to', o.persistTo ?? '.wrangler/state', '--inspector-port', String(o.inspectorPort ?? inspectorPortFor(o.port)),
     '--show-interactive-dev-session=false'];
   const varsDir = mkdtempSync(join(tmpdir(), 'arkbridge-vars-'));
   const envFile = join(varsDir, '.env');
@@ -105,6 +105,9 @@ export function wranglerDev(o: DevWorkerOptions): DevWorker {
   })();
   return { url, ready, exited, stop };
 }
+
+/** A default debugger port beside the Worker's own (wrangler's default 9229 clashes between Workers). */
+const inspectorPortFor = (port: number) => (port + 10_000 <= 65_535 ? port + 10_000 : port - 20_000);
 
 /** Quotes a value for a dotenv file literally (single quotes, or backticks when it holds one). */
 function dotenvQuote(value: string): string {

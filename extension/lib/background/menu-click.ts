@@ -7,7 +7,8 @@ import { chooseName } from '../capture/choose-name';
 import { pickSource } from '../capture/pick-source';
 import { checkMediaUrl } from '../capture/url-rules';
 import { getConnection } from '../connection';
-import { db, newLocalId } from '../db';
+import { announceChange, db, newLocalId } from '../db';
+import type { AddItemReply, AddItemRequest } from '../messages';
 import { groupOfItem, itemOf, MENU } from '../menus';
 import { notify } from '../notify';
 import { probeElement } from './probe';
@@ -31,12 +32,17 @@ export function kindOf(info: Pick<Browser.contextMenus.OnClickData, 'mediaType' 
 /** The default group: created on first use ("Web captures"), remembered in settings. */
 async function createDefaultGroup(client: ProxyClient): Promise<string> {
   const database = await db();
+  // A second click before the menu was rebuilt: the default group exists already.
+  const known = (await database.get('settings', 'defaultGroupId')) as string | undefined;
+  if (known && (await database.get('groups', known))) return known;
   const keyName = 'defaultGroupKey';
   const key = ((await database.get('settings', keyName)) as string | undefined) ?? newLocalId();
   await database.put('settings', key, keyName); // the same key on a retry: never two default groups
   const { Id } = await client.library('CreateAssetGroup', { Name: 'Web captures', Description: 'Added from the browser with Arkbridge.' }, { idempotencyKey: key });
   await database.put('groups', { id: Id, name: 'Web captures', description: 'Added from the browser with Arkbridge.', type: 'AIGC', usedAt: Date.now() });
   await database.put('settings', Id, 'defaultGroupId');
+  // Created: a later default group (after this one was deleted) needs a new key, not a replay of this one.
+  await database.delete('settings', keyName);
   return Id;
 }
 
@@ -52,14 +58,18 @@ export async function onMenuClick(info: Browser.contextMenus.OnClickData, tab?: 
     await browser.runtime.openOptionsPage();
     return;
   }
-  const type = kindOf(info);
+  // "Add linked media" adds the link's target, even when the link wraps an image (whose
+  // mediaType and srcUrl the click also reports).
+  const fromLink = String(info.menuItemId).startsWith(`${MENU.link}/`);
+  const type = kindOf(fromLink ? { linkUrl: info.linkUrl } : info);
   if (!type) {
     await notify('arkbridge-kind', 'Not a media file', 'Arkbridge adds images, videos and audio. This link does not point to a media file.');
     return;
   }
-  const srcUrl = info.srcUrl ?? info.linkUrl;
-  const probe = info.srcUrl ? await probeElement(tab?.id, info.frameId, info.srcUrl) : undefined;
-  const url = pickSource(srcUrl, probe, info.pageUrl ?? '');
+  const srcUrl = fromLink ? info.linkUrl : (info.srcUrl ?? info.linkUrl);
+  const probe = !fromLink && info.srcUrl ? await probeElement(tab?.id, info.frameId, info.srcUrl) : undefined;
+  // A relative srcset is relative to the document holding the element (a frame's, in a frame).
+  const url = pickSource(srcUrl, probe, info.frameUrl ?? info.pageUrl ?? '');
   const verdict = checkMediaUrl(url, connection.allowHttpMedia);
   if (!verdict.ok) {
     await notify('arkbridge-url', 'This item cannot be added', `${verdict.reason} ${verdict.advice}`);
@@ -85,16 +95,22 @@ export async function onMenuClick(info: Browser.contextMenus.OnClickData, tab?: 
   await addAsset({ groupId, url: verdict.url, name, type });
 }
 
-/** Adds an item to a group (from the menu or the new-group page) and tells the member about a duplicate. */
-export async function addAsset(request: { groupId: string; url: string; name: string; type: AssetType }): Promise<void> {
+/**
+ * Adds an item to a group (from the menu or the new-group page). A duplicate is not created again;
+ * the member is told, and the answer says so (the new-group page shows it).
+ */
+export async function addAsset(request: AddItemRequest): Promise<AddItemReply> {
   const outcome = await addToLibrary(request);
   if (outcome.kind === 'duplicate') {
     const group = await (await db()).get('groups', request.groupId);
     const state = outcome.record.status === 'Active' ? 'is already in' : 'is already being added to';
-    await notify(`dup-${outcome.record.localId}`, 'Already in your library', `${outcome.record.name} ${state} ${group?.name ?? 'this group'}.`);
-    return;
+    const message = `${outcome.record.name} ${state} ${group?.name ?? 'this group'}.`;
+    await notify(`dup-${outcome.record.localId}`, 'Already in your library', message);
+    return { ok: false, message };
   }
+  announceChange('assets', 'queue', 'groups');
   await resetBackoff();
   await refreshMenus();
-  await syncSoon();
+  void syncSoon();
+  return { ok: true };
 }
