@@ -122,3 +122,22 @@ export async function closeDb(): Promise<void> {
 
 /** A random id for local records and Idempotency-Keys. */
 export const newLocalId = (): string => crypto.randomUUID();
+
+/** Name of the channel on which every context announces its writes, so open views refresh. */
+const CHANNEL = 'arkbridge-db';
+
+/** Tells open pages (the popup) that these stores changed. */
+export function announceChange(...stores: (keyof ArkbridgeDB)[]): void {
+  if (typeof BroadcastChannel === 'undefined') return;
+  const channel = new BroadcastChannel(CHANNEL);
+  channel.postMessage(stores);
+  channel.close();
+}
+
+/** Calls `listener` with the changed stores whenever another context announces a write. */
+export function onChange(listener: (stores: (keyof ArkbridgeDB)[]) => void): () => void {
+  if (typeof BroadcastChannel === 'undefined') return () => {};
+  const channel = new BroadcastChannel(CHANNEL);
+  channel.onmessage = (event: MessageEvent<(keyof ArkbridgeDB)[]>) => listener(event.data);
+  return () => channel.close();
+}

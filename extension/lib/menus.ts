@@ -42,11 +42,20 @@ export function submenuItems(state: MenuState): { id: string; title: string }[] 
   return items;
 }
 
+let building: Promise<void> = Promise.resolve();
+
 /**
  * Rebuilds the context menu from scratch (removeAll, then create), so repeated installs,
- * updates and group changes never leave duplicates behind.
+ * updates and group changes never leave duplicates behind. Rebuilds run one after another:
+ * two interleaved ones would create the same ids twice.
  */
-export async function buildMenus(state: MenuState): Promise<void> {
+export function buildMenus(state: MenuState): Promise<void> {
+  const next = building.catch(() => {}).then(() => rebuild(state));
+  building = next;
+  return next;
+}
+
+async function rebuild(state: MenuState): Promise<void> {
   await browser.contextMenus.removeAll();
   const roots = [
     { id: MENU.media, title: 'Add to asset library', contexts: ['image', 'video', 'audio'] as const },

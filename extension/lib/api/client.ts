@@ -45,15 +45,29 @@ export class ProxyClient {
     return json as T;
   }
 
+  /**
+   * A successful answer that is not what the proxy sends (a captive portal's page, a misrouted
+   * host): a failure to retry later, never a crash of the caller.
+   */
+  #notTheProxy(): ApiError {
+    return new ApiError({ kind: 'service', status: 200, code: 'unexpected_answer', message: `${this.connection.proxyUrl} answered, but not like an Arkbridge proxy.` });
+  }
+
   /** An asset-library operation; answers its `Result`. */
   async library<A extends Action>(action: A, body: LibraryRequestInput<A>, options?: CallOptions): Promise<LibraryResult<A>> {
-    const envelope = await this.#request<{ Result: LibraryResult<A> }>('POST', `/api/v3?Action=${action}&Version=2024-01-01`, body, options);
+    const envelope = await this.#request<{ Result: LibraryResult<A> } | null>('POST', `/api/v3?Action=${action}&Version=2024-01-01`, body, options);
+    if (!envelope?.Result || typeof envelope.Result !== 'object') throw this.#notTheProxy();
     return envelope.Result;
   }
 
-  createVideo = (body: VideoCreateBody, idempotencyKey: string) =>
-    this.#request<VideoTask>('POST', '/v1/video/generations', body, { idempotencyKey });
-  getVideo = (id: string) => this.#request<VideoTask>('GET', `/v1/video/generations/${encodeURIComponent(id)}`);
+  createVideo = (body: VideoCreateBody, idempotencyKey: string) => this.#task('POST', '/v1/video/generations', body, { idempotencyKey });
+  getVideo = (id: string) => this.#task('GET', `/v1/video/generations/${encodeURIComponent(id)}`);
+
+  async #task(method: 'GET' | 'POST', path: string, body?: unknown, options?: CallOptions): Promise<VideoTask> {
+    const task = await this.#request<VideoTask | null>(method, path, body, options);
+    if (!task || typeof task.status !== 'string') throw this.#notTheProxy();
+    return task;
+  }
   models = () => this.#request<ModelList>('GET', '/v1/models');
   me = () => this.#request<{ id: string; name: string }>('GET', '/proxy/me');
   capabilities = () => this.#request<{ models: ModelSpec[]; media: { allowHttp: boolean } }>('GET', '/proxy/capabilities');

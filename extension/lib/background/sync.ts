@@ -2,7 +2,7 @@ import { browser } from 'wxt/browser';
 import { ProxyClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { getConnection, markNeedsReconnect } from '../connection';
-import { db, type AssetRecord, type TaskRecord } from '../db';
+import { announceChange, db, type AssetRecord, type TaskRecord } from '../db';
 import { notify, setBadge } from '../notify';
 import { pollAssets } from '../poll/assets';
 import { pollTasks } from '../poll/tasks';
@@ -52,13 +52,14 @@ async function syncOnce(): Promise<void> {
   if (!connection || connection.needsReconnect) return stop();
   const client = new ProxyClient(connection);
   let changed = false;
-  let waitMs: number | null = null;
+  let queueAt: number | null = null;
+  let rateLimitedMs: number | null = null;
   try {
     const drained = await drainQueue(client);
     if (drained.unauthorized) return reconnect();
     changed ||= drained.created > 0 || drained.failed.length > 0;
     await announceAssets(drained.failed);
-    if (drained.nextAt !== null) waitMs = Math.max(0, drained.nextAt - Date.now());
+    queueAt = drained.nextAt;
     const assets = await pollAssets(client);
     const tasks = await pollTasks(client);
     changed ||= assets.changed.length > 0 || tasks.changed.length > 0;
@@ -68,31 +69,37 @@ async function syncOnce(): Promise<void> {
     if (!(error instanceof ApiError)) throw error;
     if (error.failure.kind === 'unauthorized') return reconnect();
     // Offline, rate-limited or a failing service: keep everything and try later.
-    if (error.failure.kind === 'rate_limited') waitMs = error.failure.retryAfterMs;
+    if (error.failure.kind === 'rate_limited') rateLimitedMs = error.failure.retryAfterMs;
   }
-  await schedule(changed, waitMs);
+  if (changed) announceChange('assets', 'tasks', 'queue');
+  await schedule(changed, queueAt, rateLimitedMs);
 }
 
-/** The number of items on their way, for the badge, and whether anything needs another pass. */
-async function pending(): Promise<number> {
+/** Items on their way: queued creates, and what is polled (Processing assets, unfinished tasks). */
+async function pending(): Promise<{ queued: number; polled: number }> {
   const database = await db();
   const [queued, processing, tasks] = await Promise.all([
     database.countFromIndex('assets', 'byStatus', 'Queued'),
     database.countFromIndex('assets', 'byStatus', 'Processing'),
     Promise.all((['submitting', 'queued', 'in_progress', 'unknown'] as const).map((s) => database.countFromIndex('tasks', 'byStatus', s))),
   ]);
-  return queued + processing + tasks.reduce((a, b) => a + b, 0);
+  return { queued, polled: processing + tasks.reduce((a, b) => a + b, 0) };
 }
 
-async function schedule(changed: boolean, waitMs: number | null): Promise<void> {
-  const count = await pending();
-  await setBadge(count);
-  if (count === 0) return stop();
+/**
+ * Sets the next pass: polling backs off while nothing changes (a change brings the pace back up);
+ * queued creates run when their retry time comes; a 429 holds everything for its Retry-After.
+ */
+async function schedule(changed: boolean, queueAt: number | null, rateLimitedMs: number | null): Promise<void> {
+  const { queued, polled } = await pending();
+  await setBadge(queued + polled);
+  if (queued + polled === 0) return stop();
   const database = await db();
   const previous = ((await database.get('settings', DELAY_KEY)) as number | undefined) ?? FIRST_DELAY_MS;
-  // Back off while nothing changes; a change (or a new item) brings the pace back up.
-  const delay = Math.max(waitMs ?? 0, changed ? FIRST_DELAY_MS : Math.min(previous * 2, MAX_DELAY_MS));
-  await database.put('settings', delay, DELAY_KEY);
+  const pollDelay = changed ? FIRST_DELAY_MS : Math.min(previous * 2, MAX_DELAY_MS);
+  const candidates = [polled > 0 ? pollDelay : Infinity, queueAt !== null ? Math.max(0, queueAt - Date.now()) : Infinity];
+  const delay = rateLimitedMs ?? Math.min(...candidates, MAX_DELAY_MS);
+  await database.put('settings', pollDelay, DELAY_KEY);
   await browser.alarms.create(ALARM, { when: Date.now() + delay });
   // The alarm survives the service worker; the timer is quicker while it is alive.
   clearTimeout(timer);
@@ -102,7 +109,8 @@ async function schedule(changed: boolean, waitMs: number | null): Promise<void> 
 async function stop(): Promise<void> {
   clearTimeout(timer);
   await browser.alarms.clear(ALARM);
-  await setBadge(await pending());
+  const { queued, polled } = await pending();
+  await setBadge(queued + polled);
 }
 
 async function reconnect(): Promise<void> {

@@ -1,5 +1,6 @@
 import { LIMITS, type AssetListItem } from '../../../shared';
 import type { ProxyClient } from '../api/client';
+import { ApiError } from '../api/errors';
 import { db, type AssetRecord } from '../db';
 
 export interface AssetPollResult {
@@ -16,6 +17,19 @@ async function listAll(client: ProxyClient, filter: { GroupIds: string[]; Status
     const result = await client.library('ListAssets', { Filter: filter, PageNumber: page, PageSize: LIMITS.pageSizeMax, SortBy: 'UpdateTime', SortOrder: 'Desc' });
     items.push(...result.Items);
     if (page * result.PageSize >= result.TotalCount || result.Items.length === 0 || until?.(items)) return items;
+  }
+}
+
+/**
+ * An asset missing from both lists: rare (deleted, or it moved between pages while they were read).
+ * One GetAsset settles it; null when the library no longer has it.
+ */
+async function lookUpMissing(client: ProxyClient, assetId: string): Promise<AssetListItem | null> {
+  try {
+    return await client.library('GetAsset', { Id: assetId });
+  } catch (error) {
+    if (error instanceof ApiError && error.failure.kind === 'rejected' && error.failure.code === 'AccessDenied') return null;
+    throw error;
   }
 }
 
@@ -42,8 +56,8 @@ export async function pollAssets(client: ProxyClient, now = Date.now()): Promise
   );
   const changed: AssetRecord[] = [];
   for (const record of moved) {
-    const item = found.get(record.assetId!);
-    // Gone from the library (deleted elsewhere, or its group deleted): it will never become usable.
+    const item = found.get(record.assetId!) ?? (await lookUpMissing(client, record.assetId!));
+    // Not in the library any more (deleted elsewhere, or its group deleted): it will never become usable.
     const next: AssetRecord = item
       ? { ...record, status: item.Status, error: item.Status === 'Failed' ? item.Error.Message : undefined, updatedAt: now }
       : { ...record, status: 'Failed', error: 'This asset is no longer in the library (it or its group was deleted).', updatedAt: now };

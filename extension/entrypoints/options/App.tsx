@@ -1,0 +1,148 @@
+import { useEffect, useState } from 'preact/hooks';
+import { Banner, type BannerTone } from '../../components/Banner';
+import { ProxyClient } from '../../lib/api/client';
+import { explainFailure, forgetConnection, releaseHostAccess } from '../../lib/connect';
+import { getConnection, markNeedsReconnect, type Connection } from '../../lib/connection';
+import type { GroupRecord } from '../../lib/db';
+import { DEFAULT_PROXY_URL } from '../../lib/defaults';
+import { getDefaultGroupId, refreshGroups, setDefaultGroupId, storedGroups } from '../../lib/groups';
+import { tellBackground } from '../../lib/messages';
+import { ConnectForm } from './ConnectForm';
+import { ConnectionState } from './ConnectionState';
+import { GroupsPanel } from './GroupsPanel';
+
+type Note = { tone: BannerTone; text: string };
+
+/** The options page: connection to the team's proxy and the default group. */
+export function App() {
+  const [loaded, setLoaded] = useState(false);
+  const [connection, setConnectionState] = useState<Connection | null>(null);
+  const [formKey, setFormKey] = useState(0);
+  /** The proxy URL to show after a disconnect (the last one used). */
+  const [lastProxyUrl, setLastProxyUrl] = useState<string | null>(null);
+  const [groups, setGroups] = useState<GroupRecord[]>([]);
+  const [defaultGroupId, setDefaultGroupIdState] = useState<string | null>(null);
+  const [groupsBusy, setGroupsBusy] = useState(false);
+  const [groupsNote, setGroupsNote] = useState<Note | null>(null);
+  const [pageNote, setPageNote] = useState<Note | null>(null);
+
+  useEffect(() => {
+    void (async () => {
+      try {
+        const [stored, knownGroups, defaultId] = await Promise.all([getConnection(), storedGroups(), getDefaultGroupId()]);
+        setConnectionState(stored);
+        setGroups(knownGroups);
+        setDefaultGroupIdState(defaultId);
+      } catch (error) {
+        setPageNote({ tone: 'error', text: `Could not read the extension's storage: ${error instanceof Error ? error.message : String(error)}` });
+      } finally {
+        setLoaded(true);
+      }
+    })();
+  }, []);
+
+  /** Lists the member's groups through the proxy into IndexedDB; false if that failed. */
+  async function loadGroups(current: Connection): Promise<boolean> {
+    setGroupsBusy(true);
+    setGroupsNote(null);
+    try {
+      const list = await refreshGroups(new ProxyClient(current));
+      setGroups(list);
+      setDefaultGroupIdState(await getDefaultGroupId());
+      const count = list.length;
+      setGroupsNote({ tone: 'success', text: count === 1 ? '1 group loaded.' : `${count} groups loaded.` });
+      return true;
+    } catch (error) {
+      const { kind, message } = explainFailure(error, current.proxyUrl);
+      if (kind === 'unauthorized') {
+        await markNeedsReconnect();
+        setConnectionState({ ...current, needsReconnect: true });
+      }
+      setGroupsNote({ tone: 'error', text: `Could not refresh groups: ${message}` });
+      return false;
+    } finally {
+      setGroupsBusy(false);
+    }
+  }
+
+  async function onConnected(next: Connection) {
+    setPageNote(null);
+    setConnectionState(next);
+    await loadGroups(next);
+    await tellBackground({ type: 'arkbridge:connected' });
+  }
+
+  async function onRefresh() {
+    if (!connection) return;
+    if (await loadGroups(connection)) await tellBackground({ type: 'arkbridge:groups-changed' });
+  }
+
+  async function onDefaultChange(id: string | null) {
+    setDefaultGroupIdState(id);
+    await setDefaultGroupId(id);
+    setGroupsNote({ tone: 'success', text: id ? `Default group: ${groups.find((g) => g.id === id)?.name ?? id}.` : 'Default group: automatic.' });
+    await tellBackground({ type: 'arkbridge:groups-changed' });
+  }
+
+  async function onDisconnect() {
+    if (!connection) return;
+    const previous = connection;
+    await forgetConnection();
+    setConnectionState(null);
+    setLastProxyUrl(previous.proxyUrl);
+    setFormKey((k) => k + 1); // clears the token field
+    setGroupsNote(null);
+    setPageNote({ tone: 'info', text: `Disconnected from ${previous.proxyUrl}. The member token was removed from this browser.` });
+    await releaseHostAccess(previous.proxyUrl);
+    await tellBackground({ type: 'arkbridge:disconnected' });
+  }
+
+  if (!loaded) {
+    return (
+      <main aria-busy="true">
+        <h1>Arkbridge options</h1>
+        <p>Loading…</p>
+      </main>
+    );
+  }
+
+  return (
+    <main>
+      <h1>Arkbridge options</h1>
+      <p class="lead">Connect the extension to your team's Arkbridge proxy to add web media to your asset library.</p>
+      {pageNote && (
+        <Banner tone={pageNote.tone} id="page-note">
+          <p>{pageNote.text}</p>
+        </Banner>
+      )}
+      <section aria-labelledby="connection-heading">
+        <h2 id="connection-heading">Connection</h2>
+        <ConnectionState connection={connection} />
+        <ConnectForm
+          key={formKey}
+          initialProxyUrl={connection?.proxyUrl ?? lastProxyUrl ?? DEFAULT_PROXY_URL}
+          initialToken={connection?.token ?? ''}
+          onConnected={onConnected}
+        />
+        {connection && (
+          <div class="actions">
+            <button type="button" onClick={() => void onDisconnect()}>
+              Disconnect
+            </button>
+          </div>
+        )}
+      </section>
+      {connection && (
+        <GroupsPanel
+          groups={groups}
+          defaultGroupId={defaultGroupId}
+          busy={groupsBusy}
+          canRefresh={!connection.needsReconnect}
+          note={groupsNote}
+          onDefaultChange={(id) => void onDefaultChange(id)}
+          onRefresh={() => void onRefresh()}
+        />
+      )}
+    </main>
+  );
+}

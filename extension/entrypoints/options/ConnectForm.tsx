@@ -1,0 +1,144 @@
+import { useRef, useState } from 'preact/hooks';
+import { Banner, type BannerTone } from '../../components/Banner';
+import { Field } from '../../components/Field';
+import {
+  checkConnectInput,
+  checkProxy,
+  connectionFrom,
+  requestHostAccess,
+  type ConnectFieldErrors,
+  type ConnectInput,
+} from '../../lib/connect';
+import { getConnection, originPattern, setConnection, type Connection } from '../../lib/connection';
+
+interface ConnectFormProps {
+  initialProxyUrl: string;
+  initialToken: string;
+  /** A connection was checked and stored. */
+  onConnected: (connection: Connection) => void | Promise<void>;
+}
+
+type Busy = null | 'test' | 'connect';
+type Message = { tone: BannerTone; text: string };
+
+/**
+ * Proxy URL and member token, "Test connection" (check only) and "Connect" (check and store).
+ * Host access to exactly the proxy origin is requested from the click, never as a blanket permission.
+ */
+export function ConnectForm({ initialProxyUrl, initialToken, onConnected }: ConnectFormProps) {
+  const [proxyUrl, setProxyUrl] = useState(initialProxyUrl);
+  const [token, setToken] = useState(initialToken);
+  const [showToken, setShowToken] = useState(false);
+  const [errors, setErrors] = useState<ConnectFieldErrors>({});
+  const [busy, setBusy] = useState<Busy>(null);
+  const [result, setResult] = useState<Message | null>(null);
+  const [accessNote, setAccessNote] = useState<string | null>(null);
+  const urlInput = useRef<HTMLInputElement>(null);
+  const tokenInput = useRef<HTMLInputElement>(null);
+
+  /** Runs in the click/submit handler itself: the permission prompt needs the user gesture. */
+  function start(save: boolean) {
+    if (busy) return;
+    setResult(null);
+    setAccessNote(null);
+    const checked = checkConnectInput(proxyUrl, token);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      (checked.errors.proxyUrl ? urlInput : tokenInput).current?.focus();
+      return;
+    }
+    setErrors({});
+    setProxyUrl(checked.value.proxyUrl);
+    const access = requestHostAccess(checked.value.proxyUrl); // before any await
+    setBusy(save ? 'connect' : 'test');
+    void finish(checked.value, access, save).finally(() => setBusy(null));
+  }
+
+  async function finish(input: ConnectInput, access: Promise<boolean>, save: boolean) {
+    // The prompt may stay open while the proxy is asked: requests work through its CORS either way.
+    void access.then((granted) => {
+      if (!granted) {
+        setAccessNote(
+          `Arkbridge was not given access to ${originPattern(input.proxyUrl)}. Requests still work through the proxy's CORS; ` +
+            'you can grant access later by clicking Connect again.',
+        );
+      }
+    });
+    const check = await checkProxy(input);
+    if (!check.ok) {
+      setResult({ tone: 'error', text: check.message });
+      return;
+    }
+    if (!save) {
+      setResult({ tone: 'success', text: `The proxy accepts this token: it belongs to ${check.memberName}. Click Connect to save it.` });
+      return;
+    }
+    const connection = connectionFrom(input, check, await getConnection());
+    await setConnection(connection);
+    // The connection state above the form now reads "Connected as <name>".
+    await onConnected(connection);
+  }
+
+  return (
+    <form
+      noValidate
+      aria-busy={busy ? 'true' : 'false'}
+      onSubmit={(event) => {
+        event.preventDefault();
+        start(true);
+      }}
+    >
+      <Field id="proxy-url" label="Proxy URL" error={errors.proxyUrl} hint="The address of your team's Arkbridge proxy, e.g. https://arkbridge.example.workers.dev">
+        {(control) => (
+          <input
+            {...control}
+            ref={urlInput}
+            type="url"
+            inputMode="url"
+            autoComplete="url"
+            spellcheck={false}
+            value={proxyUrl}
+            onInput={(event) => setProxyUrl(event.currentTarget.value)}
+          />
+        )}
+      </Field>
+      <Field id="member-token" label="Member token" error={errors.token} hint="Starts with abk_. Kept in the extension's own storage; web pages cannot read it.">
+        {(control) => (
+          <div class="field__row">
+            <input
+              {...control}
+              ref={tokenInput}
+              type={showToken ? 'text' : 'password'}
+              autoComplete="off"
+              spellcheck={false}
+              value={token}
+              onInput={(event) => setToken(event.currentTarget.value)}
+            />
+            <button type="button" aria-controls="member-token" onClick={() => setShowToken(!showToken)}>
+              {showToken ? 'Hide' : 'Show'}
+              <span class="visually-hidden"> member token</span>
+            </button>
+          </div>
+        )}
+      </Field>
+      <div class="actions">
+        <button type="button" disabled={busy !== null} onClick={() => start(false)}>
+          {busy === 'test' ? 'Testing…' : 'Test connection'}
+        </button>
+        <button type="submit" class="primary" disabled={busy !== null}>
+          {busy === 'connect' ? 'Connecting…' : 'Connect'}
+        </button>
+      </div>
+      {result && (
+        <Banner tone={result.tone} id="connect-result">
+          <p>{result.text}</p>
+        </Banner>
+      )}
+      {accessNote && (
+        <Banner tone="info" id="access-note">
+          <p>{accessNote}</p>
+        </Banner>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,274 @@
+import { deleteDB } from 'idb';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { button, byLabel, click, description, mount, select, text, type, unmount } from '../../components/testing';
+import { getConnection, setConnection } from '../../lib/connection';
+import { closeDb, db, DB_NAME, type GroupRecord } from '../../lib/db';
+import { App } from './App';
+
+const PROXY = 'https://proxy.test';
+const TOKEN = `abk_m0123456789abcdef_${'a'.repeat(43)}`;
+
+interface FakeOptions {
+  /** Tokens the proxy accepts. */
+  tokens?: string[];
+  groups?: { Id: string; Name: string; Description?: string; GroupType?: 'AIGC' | 'LivenessFace' }[];
+  offline?: boolean;
+}
+
+/** A fake proxy behind `fetch`: /proxy/me, /proxy/capabilities and ListAssetGroups (paged). */
+function fakeProxy({ tokens = [TOKEN], groups = [], offline = false }: FakeOptions = {}) {
+  return vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    if (offline) throw new TypeError('Failed to fetch');
+    const url = new URL(String(input));
+    const auth = new Headers(init.headers).get('Authorization') ?? '';
+    const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+    if (!tokens.includes(auth.replace(/^Bearer /, ''))) return json(401, { error: { code: 'unauthorized', message: 'A valid member token is required.' } });
+    if (url.pathname === '/proxy/me') return json(200, { id: 'm-1', name: 'Ada Lovelace' });
+    if (url.pathname === '/proxy/capabilities') return json(200, { models: [] });
+    if (url.pathname === '/api/v3' && url.searchParams.get('Action') === 'ListAssetGroups') {
+      const body = JSON.parse(String(init.body));
+      const start = (body.PageNumber - 1) * body.PageSize;
+      const Items = groups.slice(start, start + body.PageSize).map((g) => ({ Description: '', GroupType: 'AIGC', CreateTime: '', UpdateTime: '', ...g }));
+      return json(200, { ResponseMetadata: { RequestId: 'r', Action: 'ListAssetGroups' }, Result: { Items, TotalCount: groups.length, PageNumber: body.PageNumber, PageSize: body.PageSize } });
+    }
+    return json(404, { error: { code: 'not_found', message: 'no route' } });
+  });
+}
+
+const realFetch = globalThis.fetch;
+let permissions: { request: ReturnType<typeof vi.fn>; remove: ReturnType<typeof vi.fn> };
+let messages: unknown[];
+
+beforeEach(async () => {
+  await closeDb();
+  await deleteDB(DB_NAME);
+  fakeBrowser.reset();
+  permissions = { request: vi.fn(async () => true), remove: vi.fn(async () => true) };
+  Object.assign(fakeBrowser.permissions, permissions);
+  messages = [];
+  fakeBrowser.runtime.onMessage.addListener((message) => {
+    messages.push(message);
+  });
+});
+
+afterEach(() => {
+  unmount();
+  globalThis.fetch = realFetch;
+});
+
+async function openOptions() {
+  mount(<App />);
+  await vi.waitFor(() => expect(text()).toContain('Connection'));
+  await vi.waitFor(() => byLabel('Proxy URL'));
+}
+
+function fillIn(url: string, token: string) {
+  type(byLabel('Proxy URL'), url);
+  type(byLabel('Member token'), token);
+}
+
+describe('options page: validation', () => {
+  it('names each wrong field next to it and sends nothing', async () => {
+    const fetch = (globalThis.fetch = fakeProxy());
+    await openOptions();
+    fillIn('ark.example.dev', 'sk-123');
+    click(button('Connect'));
+
+    const url = byLabel('Proxy URL');
+    const token = byLabel('Member token');
+    expect(url.getAttribute('aria-invalid')).toBe('true');
+    expect(description(url)).toMatch(/^Proxy URL: enter a full address/);
+    expect(token.getAttribute('aria-invalid')).toBe('true');
+    expect(description(token)).toMatch(/^Member token: this does not look like an Arkbridge member token/);
+    expect(document.activeElement).toBe(url);
+    expect(permissions.request).not.toHaveBeenCalled();
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('asks for a token when the field is empty and refuses plain http on another host', async () => {
+    globalThis.fetch = fakeProxy();
+    await openOptions();
+    fillIn('http://ark.example.dev', '');
+    click(button('Connect'));
+    expect(description(byLabel('Proxy URL'))).toMatch(/^Proxy URL: must start with https:\/\//);
+    expect(description(byLabel('Member token'))).toMatch(/^Member token: paste the token/);
+  });
+});
+
+describe('options page: connect', () => {
+  it('requests host access for exactly the proxy origin, from the click itself', async () => {
+    globalThis.fetch = fakeProxy();
+    await openOptions();
+    fillIn('https://proxy.test/some/path', TOKEN);
+    click(button('Connect'));
+    // Synchronously within the click: the browser only prompts during the user gesture.
+    expect(permissions.request).toHaveBeenCalledTimes(1);
+    expect(permissions.request).toHaveBeenCalledWith({ origins: ['https://proxy.test/*'] });
+    await vi.waitFor(() => expect(text()).toContain('Connected as Ada Lovelace'));
+  });
+
+  it('stores the connection, shows the member name, loads every group page and tells the background', async () => {
+    const groups = Array.from({ length: 130 }, (_, i) => ({ Id: `g${i}`, Name: `Group ${String(i).padStart(3, '0')}` }));
+    const fetch = (globalThis.fetch = fakeProxy({ groups }));
+    await openOptions();
+    expect(text()).toContain('Not connected');
+    fillIn(' https://proxy.test ', `  ${TOKEN} `);
+    click(button('Connect'));
+
+    await vi.waitFor(() => expect(text()).toContain('Connected as Ada Lovelace'));
+    expect(await getConnection()).toEqual({ proxyUrl: PROXY, token: TOKEN, memberName: 'Ada Lovelace', needsReconnect: false });
+    await vi.waitFor(() => expect(messages).toContainEqual({ type: 'arkbridge:connected' }));
+
+    const calls = fetch.mock.calls.map(([input, init]) => ({ url: String(input), init: init as RequestInit }));
+    expect(calls.map((c) => new URL(c.url).pathname)).toEqual(['/proxy/me', '/proxy/capabilities', '/api/v3', '/api/v3']);
+    expect(calls.every((c) => new Headers(c.init.headers).get('Authorization') === `Bearer ${TOKEN}`)).toBe(true);
+    const pages = calls.filter((c) => c.url.includes('ListAssetGroups')).map((c) => JSON.parse(String(c.init.body)));
+    expect(pages.map((p) => [p.PageNumber, p.PageSize])).toEqual([
+      [1, 100],
+      [2, 100],
+    ]);
+    const stored = await (await db()).getAll('groups');
+    expect(stored).toHaveLength(130);
+    expect(stored.find((g) => g.id === 'g7')).toEqual({ id: 'g7', name: 'Group 007', description: '', type: 'AIGC', usedAt: 0 });
+    expect(text()).toContain('130 groups loaded');
+    // The default group select now offers them.
+    const choice = byLabel<HTMLSelectElement>('Default group');
+    expect(choice.options).toHaveLength(131);
+  });
+
+  it('on 401 explains that the token was refused and stores nothing', async () => {
+    globalThis.fetch = fakeProxy({ tokens: [] });
+    await openOptions();
+    fillIn(PROXY, TOKEN);
+    click(button('Connect'));
+    await vi.waitFor(() => expect(text()).toContain('The proxy did not accept this token: check it or ask your admin for a new one'));
+    expect(document.querySelector('[role="alert"]')?.textContent).toContain('did not accept this token');
+    expect(await getConnection()).toBeNull();
+    expect(messages).toEqual([]);
+    expect(text()).toContain('Not connected');
+  });
+
+  it('when the proxy cannot be reached, says which address failed', async () => {
+    globalThis.fetch = fakeProxy({ offline: true });
+    await openOptions();
+    fillIn(PROXY, TOKEN);
+    click(button('Connect'));
+    await vi.waitFor(() => expect(text()).toContain('Cannot reach https://proxy.test: check the address and that the proxy is running'));
+    expect(await getConnection()).toBeNull();
+  });
+
+  it('still connects when host access is declined, with a note on CORS and granting it later', async () => {
+    permissions.request.mockResolvedValue(false);
+    globalThis.fetch = fakeProxy();
+    await openOptions();
+    fillIn(PROXY, TOKEN);
+    click(button('Connect'));
+    await vi.waitFor(() => expect(text()).toContain('Connected as Ada Lovelace'));
+    expect(text()).toMatch(/not given access to https:\/\/proxy\.test\/\*.*CORS.*grant access later/);
+    expect((await getConnection())?.memberName).toBe('Ada Lovelace');
+  });
+
+  it('"Test connection" shows the member name without storing anything', async () => {
+    globalThis.fetch = fakeProxy();
+    await openOptions();
+    fillIn(PROXY, TOKEN);
+    click(button('Test connection'));
+    await vi.waitFor(() => expect(text()).toContain('it belongs to Ada Lovelace'));
+    expect(await getConnection()).toBeNull();
+    expect(messages).toEqual([]);
+  });
+
+  it('says when the address answers but is not an Arkbridge proxy', async () => {
+    globalThis.fetch = vi.fn(async () => new Response('<html>hello</html>', { status: 200 }));
+    await openOptions();
+    fillIn(PROXY, TOKEN);
+    click(button('Connect'));
+    await vi.waitFor(() => expect(text()).toContain('answered, but not like an Arkbridge proxy'));
+    expect(await getConnection()).toBeNull();
+  });
+
+  it('shows and hides the token', async () => {
+    await openOptions();
+    const token = byLabel('Member token');
+    expect(token.type).toBe('password');
+    click(button('Show member token'));
+    expect(token.type).toBe('text');
+    click(button('Hide member token'));
+    expect(token.type).toBe('password');
+  });
+});
+
+describe('options page: stored state', () => {
+  const group = (over: Partial<GroupRecord> & { id: string }): GroupRecord => ({ name: over.id, description: '', type: 'AIGC', usedAt: 0, ...over });
+
+  it('shows who is connected and prefills the fields', async () => {
+    await setConnection({ proxyUrl: PROXY, token: TOKEN, memberName: 'Grace', needsReconnect: false });
+    await openOptions();
+    expect(text()).toContain('Connected as Grace to https://proxy.test');
+    expect(byLabel('Proxy URL').value).toBe(PROXY);
+    expect(byLabel('Member token').value).toBe(TOKEN);
+  });
+
+  it('asks to reconnect when the stored token was refused', async () => {
+    await setConnection({ proxyUrl: PROXY, token: TOKEN, memberName: 'Grace', needsReconnect: true });
+    await openOptions();
+    expect(text()).toContain('Needs reconnect');
+    expect(button('Refresh groups').disabled).toBe(true);
+  });
+
+  it('saves the default group (virtual groups only) and tells the background', async () => {
+    await setConnection({ proxyUrl: PROXY, token: TOKEN, memberName: 'Grace' });
+    const database = await db();
+    await database.put('groups', group({ id: 'g1', name: 'Heroes' }));
+    await database.put('groups', group({ id: 'g2', name: 'Backdrops' }));
+    await database.put('groups', group({ id: 'face', name: 'Me', type: 'LivenessFace' }));
+    await openOptions();
+    const choice = byLabel<HTMLSelectElement>('Default group');
+    expect([...choice.options].map((o) => o.textContent)).toEqual([expect.stringMatching(/^Automatic/), 'Backdrops', 'Heroes']);
+    select(choice, 'g1');
+    await vi.waitFor(async () => expect(await database.get('settings', 'defaultGroupId')).toBe('g1'));
+    await vi.waitFor(() => expect(messages).toContainEqual({ type: 'arkbridge:groups-changed' }));
+    select(choice, '');
+    await vi.waitFor(async () => expect(await database.get('settings', 'defaultGroupId')).toBeUndefined());
+  });
+
+  it('"Refresh groups" keeps usedAt, drops groups the proxy no longer lists and a default among them', async () => {
+    await setConnection({ proxyUrl: PROXY, token: TOKEN, memberName: 'Grace' });
+    const database = await db();
+    await database.put('groups', group({ id: 'g1', name: 'Old name', usedAt: 42 }));
+    await database.put('groups', group({ id: 'gone', usedAt: 7 }));
+    await database.put('settings', 'gone', 'defaultGroupId');
+    globalThis.fetch = fakeProxy({ groups: [{ Id: 'g1', Name: 'Heroes', Description: 'capes' }, { Id: 'g2', Name: 'New' }] });
+    await openOptions();
+    click(button('Refresh groups'));
+    await vi.waitFor(() => expect(text()).toContain('2 groups loaded'));
+    expect((await database.getAll('groups')).sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+      { id: 'g1', name: 'Heroes', description: 'capes', type: 'AIGC', usedAt: 42 },
+      { id: 'g2', name: 'New', description: '', type: 'AIGC', usedAt: 0 },
+    ]);
+    expect(await database.get('settings', 'defaultGroupId')).toBeUndefined();
+    await vi.waitFor(() => expect(messages).toContainEqual({ type: 'arkbridge:groups-changed' }));
+  });
+
+  it('"Refresh groups" answered 401 marks the connection as needing a reconnect', async () => {
+    await setConnection({ proxyUrl: PROXY, token: TOKEN, memberName: 'Grace' });
+    globalThis.fetch = fakeProxy({ tokens: [] });
+    await openOptions();
+    click(button('Refresh groups'));
+    await vi.waitFor(() => expect(text()).toContain('Needs reconnect'));
+    expect((await getConnection())?.needsReconnect).toBe(true);
+  });
+
+  it('"Disconnect" removes the token, gives back host access and tells the background', async () => {
+    await setConnection({ proxyUrl: PROXY, token: TOKEN, memberName: 'Grace' });
+    await openOptions();
+    click(button('Disconnect'));
+    await vi.waitFor(() => expect(text()).toContain('Not connected'));
+    expect(await getConnection()).toBeNull();
+    expect(byLabel('Member token').value).toBe('');
+    expect(byLabel('Proxy URL').value).toBe(PROXY);
+    await vi.waitFor(() => expect(permissions.remove).toHaveBeenCalledWith({ origins: ['https://proxy.test/*'] }));
+    await vi.waitFor(() => expect(messages).toContainEqual({ type: 'arkbridge:disconnected' }));
+  });
+});

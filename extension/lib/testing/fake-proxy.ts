@@ -1,0 +1,201 @@
+import type { AssetListItem, AssetStatus, TaskStatus, VideoTask } from '../../../shared';
+
+/**
+ * A small in-memory imitation of the Arkbridge proxy for extension tests: the `/api/v3`
+ * CreateAssetGroup, CreateAsset, ListAssets (and GetAsset, which the extension must never call)
+ * and the `/v1` video task endpoint. Every call is recorded; faults can be scripted per action.
+ */
+
+export interface ProxyCall {
+  method: string;
+  path: string;
+  /** `/api/v3` operation, or `getVideo` / `createVideo` for `/v1`. */
+  action: string;
+  body: any;
+  idempotencyKey: string | null;
+  authorization: string | null;
+}
+
+export type Fault =
+  /** The request never reaches the proxy (offline, DNS). */
+  | { kind: 'network' }
+  /** An HTTP failure with a library failure envelope. */
+  | { kind: 'status'; status: number; code?: string; message?: string; retryAfter?: string }
+  /** The proxy performs the call but answers 504 (the service was slow): a retry must reuse the key. */
+  | { kind: 'timeout-after-commit' };
+
+interface StoredAsset extends AssetListItem {
+  updatedSeq: number;
+}
+
+export const PROXY_URL = 'https://proxy.test';
+export const TOKEN = `abk_m0123456789abcdef_${'t'.repeat(43)}`;
+
+export class FakeProxy {
+  readonly calls: ProxyCall[] = [];
+  readonly assets = new Map<string, StoredAsset>();
+  readonly groups = new Map<string, { Id: string; Name: string; Description: string }>();
+  readonly tasks = new Map<string, VideoTask>();
+  /** Idempotency-Key (per action) -> the Id it created. */
+  readonly keys = new Map<string, string>();
+  /** Tokens the proxy accepts; clear it to answer 401 to everything. */
+  readonly tokens = new Set([TOKEN]);
+  /** The proxy's ALLOW_HTTP_MEDIA. */
+  allowHttpMedia = false;
+  #faults: { action: string; fault: Fault }[] = [];
+  #hidden = new Set<string>();
+  #seq = 0;
+  #ids = 0;
+
+  /** The next call of `action` fails with `fault` (queued in order). */
+  failNext(action: string, fault: Fault, times = 1): this {
+    for (let i = 0; i < times; i++) this.#faults.push({ action, fault });
+    return this;
+  }
+
+  /** The next ListAssets answer leaves this asset out (as when items shift between pages). */
+  hideFromNextList(assetId: string): this {
+    this.#hidden.add(assetId);
+    return this;
+  }
+
+  /** Operations called, in order. */
+  actions(): string[] {
+    return this.calls.map((c) => c.action);
+  }
+
+  callsOf(action: string): ProxyCall[] {
+    return this.calls.filter((c) => c.action === action);
+  }
+
+  /** Puts an asset straight into the library (as if created earlier). */
+  seedAsset(asset: Partial<AssetListItem> & { Id: string; GroupId: string }): StoredAsset {
+    const stored: StoredAsset = {
+      Name: asset.Id,
+      URL: `https://cdn.example.com/${asset.Id}.png`,
+      AssetType: 'Image',
+      Status: 'Processing',
+      Error: { Code: '', Message: '' },
+      ...asset,
+      updatedSeq: ++this.#seq,
+    };
+    this.assets.set(stored.Id, stored);
+    return stored;
+  }
+
+  /** The service finished processing an asset. */
+  setStatus(id: string, status: AssetStatus, message = ''): void {
+    const asset = this.assets.get(id);
+    if (!asset) throw new Error(`no asset ${id}`);
+    asset.Status = status;
+    asset.Error = status === 'Failed' ? { Code: 'ResourceDownloadFailed', Message: message } : { Code: '', Message: '' };
+    asset.updatedSeq = ++this.#seq;
+  }
+
+  setTask(id: string, task: Partial<VideoTask> & { status: TaskStatus }): void {
+    this.tasks.set(id, { id, task_id: id, object: 'video', model: 'm', progress: 0, created_at: 1, ...this.tasks.get(id), ...task });
+  }
+
+  readonly fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+    const url = new URL(String(input));
+    const headers = new Headers(init.headers);
+    const method = init.method ?? 'GET';
+    const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+    const action =
+      url.pathname === '/api/v3'
+        ? (url.searchParams.get('Action') ?? '')
+        : url.pathname.startsWith('/v1/video/generations')
+          ? method === 'POST'
+            ? 'createVideo'
+            : 'getVideo'
+          : url.pathname;
+    const call: ProxyCall = {
+      method,
+      path: url.pathname + url.search,
+      action,
+      body,
+      idempotencyKey: headers.get('Idempotency-Key'),
+      authorization: headers.get('Authorization'),
+    };
+    this.calls.push(call);
+
+    const index = this.#faults.findIndex((f) => f.action === action);
+    const fault = index >= 0 ? this.#faults.splice(index, 1)[0]!.fault : null;
+    if (fault?.kind === 'network') throw new TypeError('Failed to fetch');
+    if (fault?.kind === 'status') {
+      return failure(fault.status, action, fault.code ?? 'Fault', fault.message ?? `fault ${fault.status}`, fault.retryAfter);
+    }
+    if (!this.tokens.has(call.authorization?.replace(/^Bearer /, '') ?? '')) {
+      return failure(401, action, 'AuthenticationFailed', 'A valid member token is required: Authorization: Bearer <member token>.');
+    }
+    const answer = this.#answer(call);
+    if (fault?.kind === 'timeout-after-commit') {
+      return failure(504, action, 'UpstreamTimeout', 'The service has not answered yet; the create may still succeed.');
+    }
+    return answer;
+  };
+
+  #answer(call: ProxyCall): Response {
+    const { action, body } = call;
+    if (action === 'getVideo') {
+      const task = this.tasks.get(decodeURIComponent(call.path.split('/').pop()!));
+      return task ? json(200, task) : json(404, { error: { code: 'task_not_found', message: 'No such task.', type: 'invalid_request_error' } });
+    }
+    switch (action) {
+      case 'CreateAssetGroup':
+        return this.#create(call, () => {
+          const Id = `group-${++this.#ids}`;
+          this.groups.set(Id, { Id, Name: body.Name, Description: body.Description ?? '' });
+          return Id;
+        });
+      case 'CreateAsset': {
+        if (!(this.allowHttpMedia ? /^https?:\/\// : /^https:\/\//).test(body.URL)) return failure(400, action, 'ValidationError', 'URL: must be an https:// URL');
+        return this.#create(call, () => {
+          const Id = `asset-${++this.#ids}`;
+          this.seedAsset({ Id, GroupId: body.GroupId, Name: body.Name, URL: body.URL, AssetType: body.AssetType });
+          return Id;
+        });
+      }
+      case 'ListAssets': {
+        const filter = body.Filter ?? {};
+        const size = body.PageSize ?? 20;
+        const page = body.PageNumber ?? 1;
+        if (size > 100) return failure(400, action, 'ValidationError', 'PageSize: must be at most 100');
+        const hidden = this.#hidden;
+        this.#hidden = new Set();
+        const all = [...this.assets.values()]
+          .filter((a) => !hidden.has(a.Id))
+          .filter((a) => !filter.GroupIds || filter.GroupIds.includes(a.GroupId))
+          .filter((a) => !filter.Statuses || filter.Statuses.includes(a.Status))
+          .sort((a, b) => (body.SortOrder === 'Asc' ? a.updatedSeq - b.updatedSeq : b.updatedSeq - a.updatedSeq));
+        const Items = all.slice((page - 1) * size, page * size).map(({ updatedSeq: _, ...item }) => item);
+        return ok(action, { Items, TotalCount: all.length, PageNumber: page, PageSize: size });
+      }
+      case 'GetAsset': {
+        const asset = this.assets.get(body.Id);
+        // As the proxy answers for an id the member does not (or no longer) own.
+        return asset ? ok(action, asset) : failure(403, action, 'AccessDenied', `Asset ${body.Id} does not exist or you have no access to it.`);
+      }
+      default:
+        return failure(400, action, 'ValidationError', `Action: "${action}" is not supported by the fake proxy.`);
+    }
+  }
+
+  #create(call: ProxyCall, make: () => string): Response {
+    const key = call.idempotencyKey ? `${call.action}:${call.idempotencyKey}` : null;
+    const Id = (key && this.keys.get(key)) || make();
+    if (key) this.keys.set(key, Id);
+    return ok(call.action, { Id });
+  }
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+
+const metadata = (action: string) => ({ RequestId: 'req', Action: action, Version: '2024-01-01', Service: 'ark', Region: 'cn-beijing' });
+
+const ok = (action: string, result: unknown) => json(200, { ResponseMetadata: metadata(action), Result: result });
+
+function failure(status: number, action: string, code: string, message: string, retryAfter?: string): Response {
+  return json(status, { ResponseMetadata: { ...metadata(action), Error: { Code: code, Message: message } } }, retryAfter ? { 'Retry-After': retryAfter } : {});
+}
