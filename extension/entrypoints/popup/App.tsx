@@ -1,9 +1,57 @@
-/** The popup's root. The library, generation and task views arrive with the popup issue. */
+import { useState } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import { getConnection } from '@/lib/connection';
+import { t, type MessageKey } from '@/lib/i18n';
+import { useDb } from '@/lib/popup/use-db';
+import { LibraryView } from './library/LibraryView';
+
+export type Tab = 'library' | 'generate' | 'tasks' | 'portrait';
+const TABS: { id: Tab; label: MessageKey }[] = [
+  { id: 'library', label: 'app.tabs.library' },
+  { id: 'generate', label: 'app.tabs.generate' },
+  { id: 'tasks', label: 'app.tabs.tasks' },
+  { id: 'portrait', label: 'app.tabs.portrait' },
+];
+const TAB_KEY = 'arkbridge.popup.tab';
+
+/** The popup: a connection line, then one of four views. */
 export function App() {
+  const connection = useDb(getConnection, ['settings']);
+  const [tab, setTab] = useState<Tab>(() => (localStorage.getItem(TAB_KEY) as Tab | null) ?? 'library');
+  const choose = (next: Tab) => {
+    localStorage.setItem(TAB_KEY, next);
+    setTab(next);
+  };
+
+  if (connection === undefined) return <main class="app" aria-busy="true" />;
+  if (!connection || connection.needsReconnect) {
+    return (
+      <main class="app">
+        <h1>{t('app.title')}</h1>
+        <p role="alert">{t(connection ? 'app.needsReconnect' : 'app.notConnected')}</p>
+        <button type="button" onClick={() => void browser.runtime.openOptionsPage()}>
+          {t('app.openOptions')}
+        </button>
+      </main>
+    );
+  }
   return (
-    <main>
-      <h1>Arkbridge</h1>
-      <p>Connect the extension to your team's proxy in the options page to get started.</p>
+    <main class="app">
+      <header class="app-header">
+        <h1>{t('app.title')}</h1>
+        <span class="member">{t('app.connectedAs', { name: connection.memberName ?? '' })}</span>
+      </header>
+      <nav role="tablist" aria-label={t('app.title')}>
+        {TABS.map(({ id, label }) => (
+          <button key={id} type="button" role="tab" id={`tab-${id}`} aria-selected={tab === id} aria-controls={`panel-${id}`} onClick={() => choose(id)}>
+            {t(label)}
+          </button>
+        ))}
+      </nav>
+      <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {/* Views arrive with their modules: library, generate, tasks, portrait. */}
+        {tab === 'library' && <LibraryView />}
+      </section>
     </main>
   );
 }

@@ -1,0 +1,216 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Asset } from '../../../../shared';
+import { Banner } from '@/components/Banner';
+import { Field } from '@/components/Field';
+import type { AssetRecord, GroupRecord } from '@/lib/db';
+import { t } from '@/lib/i18n';
+import { checkAssetName, deleteAsset, renameAsset } from '@/lib/library/assets';
+import { explain, libraryClient, notConnected, type ActionProblem } from '@/lib/library/errors';
+import { loadReadiness } from '@/lib/library/refresh';
+import { readinessLines } from '@/lib/library/view-model';
+import { Confirm } from './Confirm';
+import { ReadinessChip, StatusChip } from './chips';
+
+interface AssetDetailProps {
+  asset: AssetRecord;
+  group: GroupRecord | undefined;
+  onClose: () => void;
+}
+
+type Readiness = { state: 'loading' } | { state: 'ready'; asset: Asset } | { state: 'error'; message: string } | { state: 'none' };
+
+/** One asset: preview, status, per-model readiness (GetAsset, on opening only), rename, delete. */
+export function AssetDetail({ asset, group, onClose }: AssetDetailProps) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const nameInput = useRef<HTMLInputElement>(null);
+  const [readiness, setReadiness] = useState<Readiness>(asset.assetId ? { state: 'loading' } : { state: 'none' });
+  const [renaming, setRenaming] = useState(false);
+  const [name, setName] = useState(asset.name);
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ActionProblem | null>(null);
+
+  useEffect(() => heading.current?.focus(), []);
+
+  useEffect(() => {
+    if (!asset.assetId) return;
+    const closed = new AbortController();
+    setReadiness({ state: 'loading' });
+    void (async () => {
+      const client = await libraryClient();
+      if (closed.signal.aborted) return;
+      if (!client) return setReadiness({ state: 'error', message: notConnected().message });
+      try {
+        const detail = await loadReadiness(client, asset.assetId!, closed.signal);
+        if (!closed.signal.aborted) setReadiness({ state: 'ready', asset: detail });
+      } catch (error) {
+        if (closed.signal.aborted) return;
+        const explained = await explain(error);
+        setReadiness({ state: 'error', message: explained.message });
+      }
+    })();
+    return () => closed.abort();
+  }, [asset.assetId, asset.status]);
+
+  async function rename() {
+    if (busy) return;
+    setProblem(null);
+    const checked = checkAssetName(name);
+    if (!checked.ok) {
+      setNameError(checked.problem.message);
+      nameInput.current?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      const client = await libraryClient();
+      if (!client) return setProblem(notConnected());
+      const result = await renameAsset(client, asset, name);
+      if (result.ok) {
+        setRenaming(false);
+        setNameError(null);
+        heading.current?.focus();
+      } else if (result.problem.field) {
+        setNameError(result.problem.message);
+        nameInput.current?.focus();
+      } else setProblem(result.problem);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function remove() {
+    setProblem(null);
+    setBusy(true);
+    try {
+      const client = asset.assetId ? await libraryClient() : null;
+      if (asset.assetId && !client) return setProblem(notConnected());
+      const result = await deleteAsset(client!, asset);
+      if (result.ok) onClose();
+      else {
+        setConfirming(false);
+        setProblem(result.problem);
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const sending = asset.status === 'Queued';
+  return (
+    <article
+      class="asset-detail"
+      aria-labelledby="library-asset-title"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && !renaming && !confirming) onClose();
+      }}
+    >
+      <div class="library__bar">
+        <button type="button" class="link" onClick={onClose}>
+          {t('library.back')}
+        </button>
+      </div>
+      <h2 id="library-asset-title" ref={heading} tabIndex={-1}>
+        {asset.name}
+      </h2>
+      <p class="asset-detail__meta">
+        <StatusChip status={asset.status} /> <span>{t(`library.assetType.${asset.type}`)}</span>
+      </p>
+      {group && <p class="muted">{group.name}</p>}
+      {asset.status === 'Failed' && asset.error && <p class="asset-error">{asset.error}</p>}
+      <div class="preview">
+        {asset.type === 'Image' && <img src={asset.url} alt={asset.name} loading="lazy" />}
+        {asset.type === 'Video' && <video src={asset.url} controls preload="metadata" aria-label={asset.name} />}
+        {asset.type === 'Audio' && <audio src={asset.url} controls preload="metadata" aria-label={asset.name} />}
+      </div>
+      <p class="asset-detail__url">
+        <a href={asset.url} target="_blank" rel="noreferrer noopener">
+          {asset.url}
+        </a>
+      </p>
+      {asset.assetId && (
+        <p class="asset-detail__ref">
+          <code>asset://{asset.assetId}</code>
+        </p>
+      )}
+
+      <section aria-labelledby="library-readiness-title" aria-busy={readiness.state === 'loading' ? 'true' : 'false'}>
+        <h3 id="library-readiness-title">{t('library.readiness.title')}</h3>
+        {readiness.state === 'loading' && <p class="muted">{t('library.readiness.loading')}</p>}
+        {readiness.state === 'none' && <p class="muted">{t(sending ? 'library.readiness.sending' : 'library.readiness.none')}</p>}
+        {readiness.state === 'error' && <p class="muted">{t('library.readiness.failed', { message: readiness.message })}</p>}
+        {readiness.state === 'ready' && (
+          <ul class="readiness">
+            {readinessLines(readiness.asset).map((line, i) => (
+              <li key={i}>
+                <ReadinessChip status={line.status} /> <span>{line.models.map((m) => m.label).join(', ')}</span>
+                {line.message && line.status !== 'Active' && <span class="readiness__why"> — {line.message}</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {problem && (
+        <Banner tone="error">
+          <p>{problem.message}</p>
+        </Banner>
+      )}
+      {renaming ? (
+        <form
+          noValidate
+          aria-busy={busy ? 'true' : 'false'}
+          onSubmit={(event) => {
+            event.preventDefault();
+            void rename();
+          }}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') {
+              event.stopPropagation();
+              setRenaming(false);
+            }
+          }}
+        >
+          <Field id="library-asset-name" label={t('library.asset.name')} error={nameError}>
+            {(control) => <input {...control} ref={nameInput} type="text" autoComplete="off" value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+          </Field>
+          <div class="actions">
+            <button type="submit" class="primary" disabled={busy}>
+              {busy ? t('library.saving') : t('common.save')}
+            </button>
+            <button type="button" disabled={busy} onClick={() => setRenaming(false)}>
+              {t('common.cancel')}
+            </button>
+          </div>
+        </form>
+      ) : confirming ? (
+        <Confirm id="library-asset-delete" busy={busy} onConfirm={() => void remove()} onCancel={() => setConfirming(false)}>
+          <p>{t('common.confirmDelete', { name: asset.name })}</p>
+        </Confirm>
+      ) : (
+        !sending && (
+          <div class="actions">
+            {asset.assetId && (
+              <button
+                type="button"
+                onClick={() => {
+                  setName(asset.name);
+                  setNameError(null);
+                  setRenaming(true);
+                  setTimeout(() => nameInput.current?.focus());
+                }}
+              >
+                {t('library.asset.rename')}
+              </button>
+            )}
+            <button type="button" class="danger" onClick={() => setConfirming(true)}>
+              {t('library.asset.delete')}
+            </button>
+          </div>
+        )
+      )}
+      {sending && <p class="muted">{t('library.asset.stillSending')}</p>}
+    </article>
+  );
+}

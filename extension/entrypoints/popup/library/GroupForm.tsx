@@ -1,0 +1,98 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { LIMITS } from '../../../../shared';
+import { Field } from '@/components/Field';
+import { newLocalId, type GroupRecord } from '@/lib/db';
+import { t } from '@/lib/i18n';
+import { libraryClient, notConnected, type ActionProblem } from '@/lib/library/errors';
+import { checkGroup, createGroup, groupFieldLabel, updateGroup, type GroupField } from '@/lib/library/groups';
+
+interface GroupFormProps {
+  /** The group to rename/describe; absent: create a new (virtual) group. */
+  group?: GroupRecord;
+  onDone: (group: GroupRecord) => void;
+  onCancel: () => void;
+  /** A problem that is not about one field (shown by the view in a Banner). */
+  onProblem: (problem: ActionProblem | null) => void;
+}
+
+/** Create, or rename and describe, a group; checked with the shared schema before any request. */
+export function GroupForm({ group, onDone, onCancel, onProblem }: GroupFormProps) {
+  const editing = !!group;
+  const [name, setName] = useState(group?.name ?? '');
+  const [description, setDescription] = useState(group?.description ?? '');
+  const [errors, setErrors] = useState<Partial<Record<GroupField, string>>>({});
+  const [busy, setBusy] = useState(false);
+  // One key per form: a retry after a lost answer cannot create a second group.
+  const [key] = useState(newLocalId);
+  const nameInput = useRef<HTMLInputElement>(null);
+  const descriptionInput = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => nameInput.current?.focus(), []);
+
+  function show(problem: ActionProblem<GroupField>) {
+    if (problem.field) {
+      setErrors({ [problem.field]: problem.message });
+      (problem.field === 'name' ? nameInput : descriptionInput).current?.focus();
+    } else onProblem(problem);
+  }
+
+  async function submit() {
+    if (busy) return;
+    onProblem(null);
+    const checked = checkGroup(editing ? 'UpdateAssetGroup' : 'CreateAssetGroup', name, description);
+    if (!checked.ok) return show(checked.problem);
+    setErrors({});
+    setBusy(true);
+    try {
+      const client = await libraryClient();
+      if (!client) return onProblem(notConnected());
+      const result = editing ? await updateGroup(client, group, name, description) : await createGroup(client, name, description, key);
+      if (result.ok) onDone(result.value);
+      else show(result.problem);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const prefix = editing ? 'library-edit' : 'library-new';
+  return (
+    <form
+      class="group-form"
+      noValidate
+      aria-busy={busy ? 'true' : 'false'}
+      aria-label={editing ? t('library.group.editTitle') : t('library.group.newTitle')}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') onCancel();
+      }}
+    >
+      <Field
+        id={`${prefix}-name`}
+        label={groupFieldLabel('name')}
+        error={errors.name}
+        hint={t('library.chars', { count: name.trim().length, max: LIMITS.groupNameMax })}
+      >
+        {(control) => <input {...control} ref={nameInput} type="text" autoComplete="off" value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+      </Field>
+      <Field
+        id={`${prefix}-description`}
+        label={groupFieldLabel('description')}
+        error={errors.description}
+        hint={t('library.chars', { count: description.trim().length, max: LIMITS.groupDescriptionMax })}
+      >
+        {(control) => <textarea {...control} ref={descriptionInput} rows={2} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}
+      </Field>
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? t('library.saving') : editing ? t('common.save') : t('library.group.create')}
+        </button>
+        <button type="button" onClick={onCancel} disabled={busy}>
+          {t('common.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,317 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { Banner } from '@/components/Banner';
+import type { AssetRecord, GroupRecord } from '@/lib/db';
+import { t } from '@/lib/i18n';
+import { explain, libraryClient, notConnected, type ActionProblem } from '@/lib/library/errors';
+import { deleteGroup } from '@/lib/library/groups';
+import { refreshLibrary, refreshLibraryIfStale } from '@/lib/library/refresh';
+import { countByGroup, filterAssets, isNarrowed, readLibrary, STATUS_FILTERS, type StatusFilter } from '@/lib/library/view-model';
+import { ApiError } from '@/lib/api/errors';
+import { useDb } from '@/lib/popup/use-db';
+import { AssetDetail } from './AssetDetail';
+import { Confirm } from './Confirm';
+import { GroupForm } from './GroupForm';
+import { StatusChip, TypeBadge } from './chips';
+import { VirtualList } from './VirtualList';
+import './library.css';
+
+export const ASSET_ROW_HEIGHT = 56;
+export const GROUP_ROW_HEIGHT = 48;
+export const LIST_HEIGHT = 300;
+
+type Sync = { state: 'idle' } | { state: 'refreshing' } | { state: 'offline' } | { state: 'failed'; message: string };
+
+/**
+ * The Library tab: groups, then the assets of one group (or, while searching or filtering, of all
+ * groups), then one asset. The first paint is IndexedDB's; a refresh runs in the background and
+ * never blanks what is shown.
+ */
+export function LibraryView() {
+  const data = useDb(readLibrary, ['groups', 'assets']);
+  const [sync, setSync] = useState<Sync>({ state: 'idle' });
+  const [groupId, setGroupId] = useState<string | null>(null);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const [form, setForm] = useState<'new' | 'edit' | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [problem, setProblem] = useState<ActionProblem | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  /** Where focus goes after a screen change (an element id). */
+  const focusNext = useRef<string | null>(null);
+
+  const mounted = useRef(true);
+  useEffect(() => () => void (mounted.current = false), []);
+
+  /** `whenStale`: on open, skip when the library was refreshed a moment ago. */
+  async function refresh(whenStale = false) {
+    const client = await libraryClient();
+    if (!client || !mounted.current) return;
+    setSync({ state: 'refreshing' });
+    try {
+      await (whenStale ? refreshLibraryIfStale(client) : refreshLibrary(client));
+      setSync({ state: 'idle' });
+    } catch (error) {
+      if (error instanceof ApiError && error.failure.kind === 'network') setSync({ state: 'offline' });
+      else setSync({ state: 'failed', message: (await explain(error)).message });
+    }
+  }
+
+  useEffect(() => void refresh(true), []);
+
+  useEffect(() => {
+    const target = focusNext.current && document.getElementById(focusNext.current);
+    if (!target) return;
+    target.focus();
+    focusNext.current = null;
+  });
+
+  const groups = data?.groups ?? [];
+  const assets = data?.assets ?? [];
+  const group = groupId ? groups.find((g) => g.id === groupId) : undefined;
+  // The selected group was deleted (here or elsewhere): back to the groups. (A group just created
+  // may not be read yet: only one that was shown counts as gone.)
+  const seen = useRef<string | null>(null);
+  if (group) seen.current = group.id;
+  useEffect(() => {
+    if (groupId && !group && seen.current === groupId) setGroupId(null);
+  }, [groupId, group]);
+
+  const groupsById = useMemo(() => new Map(groups.map((g) => [g.id, g])), [groups]);
+  const counts = useMemo(() => countByGroup(assets), [assets]);
+  const query = { groupId: group ? group.id : null, search, status };
+  const narrowed = isNarrowed(query);
+  const shown = useMemo(() => (group || narrowed ? filterAssets(assets, query) : []), [assets, group?.id, search, status]);
+  const opened = openId ? assets.find((a) => a.localId === openId) : undefined;
+
+  if (!data) return <div class="library" aria-busy="true" />;
+
+  const go = (next: () => void, focus: string) => {
+    focusNext.current = focus;
+    setProblem(null);
+    setNotice(null);
+    setForm(null);
+    setConfirming(false);
+    next();
+  };
+
+  async function removeGroup(target: GroupRecord) {
+    setDeleting(true);
+    setProblem(null);
+    try {
+      const client = await libraryClient();
+      if (!client) return setProblem(notConnected());
+      const result = await deleteGroup(client, target);
+      if (result.ok) {
+        go(() => setGroupId(null), 'library-groups');
+        setNotice(t('library.group.deleted', { name: target.name }));
+      } else {
+        setConfirming(false);
+        setProblem(result.problem);
+      }
+    } finally {
+      setDeleting(false);
+    }
+  }
+
+  const statusLine = (
+    <div class="library__sync" role="status">
+      {sync.state === 'refreshing' && t('app.refreshing')}
+      {sync.state === 'offline' && t('app.offline')}
+      {sync.state === 'failed' && t('library.refreshFailed', { message: sync.message })}
+    </div>
+  );
+  const banners = (
+    <>
+      {problem && (
+        <Banner tone="error">
+          <p>{problem.message}</p>
+        </Banner>
+      )}
+      {notice && (
+        <Banner tone="success">
+          <p>{notice}</p>
+        </Banner>
+      )}
+    </>
+  );
+
+  if (opened) {
+    return (
+      <div class="library">
+        {statusLine}
+        <AssetDetail key={opened.localId} asset={opened} group={groupsById.get(opened.groupId)} onClose={() => go(() => setOpenId(null), 'library-assets')} />
+      </div>
+    );
+  }
+
+  const filters = (
+    <div class="library__filters">
+      <div class="library__search">
+        <label for="library-search">{t(group ? 'library.searchGroup' : 'library.searchAll')}</label>
+        <input id="library-search" type="search" autoComplete="off" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+      </div>
+      <div class="library__status">
+        <label for="library-status">{t('library.statusFilter')}</label>
+        <select id="library-status" value={status} onChange={(e) => setStatus(e.currentTarget.value as StatusFilter)}>
+          {STATUS_FILTERS.map((s) => (
+            <option key={s} value={s}>
+              {t(`library.filter.${s}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  );
+
+  const assetList = (
+    <>
+      <p class="library__count" aria-live="polite">
+        {t('library.assetCount', { count: shown.length })}
+      </p>
+      <VirtualList
+        id="library-assets"
+        label={group ? t('library.assetsOf', { name: group.name }) : t('library.results')}
+        items={shown}
+        getKey={(a) => a.localId}
+        rowHeight={ASSET_ROW_HEIGHT}
+        height={Math.min(LIST_HEIGHT, Math.max(shown.length, 1) * ASSET_ROW_HEIGHT)}
+        renderRow={(a) => <AssetRow asset={a} groupName={group ? null : (groupsById.get(a.groupId)?.name ?? null)} />}
+        onOpen={(a) => go(() => setOpenId(a.localId), 'library-asset-title')}
+        empty={<p class="muted">{narrowed ? t('library.noMatch') : t('library.emptyGroup')}</p>}
+      />
+    </>
+  );
+
+  if (group) {
+    const person = group.type === 'LivenessFace';
+    return (
+      <div class="library">
+        {statusLine}
+        <div class="library__bar">
+          <button type="button" class="link" onClick={() => go(() => setGroupId(null), 'library-groups')}>
+            {t('library.allGroups')}
+          </button>
+        </div>
+        <h2 id="library-group-title" tabIndex={-1}>
+          {group.name} <TypeBadge type={group.type} />
+        </h2>
+        {group.description && <p class="library__description">{group.description}</p>}
+        {banners}
+        {form === 'edit' ? (
+          <GroupForm
+            group={group}
+            onDone={() => go(() => {}, 'library-group-title')}
+            onCancel={() => go(() => {}, 'library-group-title')}
+            onProblem={setProblem}
+          />
+        ) : confirming ? (
+          <Confirm id="library-group-delete" busy={deleting} onConfirm={() => void removeGroup(group)} onCancel={() => go(() => {}, 'library-group-title')}>
+            <p>{t('common.confirmDelete', { name: group.name })}</p>
+            <p>{t(person ? 'library.group.deletePersonWarning' : 'library.group.deleteWarning', { count: counts.get(group.id) ?? 0 })}</p>
+          </Confirm>
+        ) : (
+          <div class="actions">
+            <button type="button" onClick={() => setForm('edit')}>
+              {t('library.group.edit')}
+            </button>
+            <button type="button" class="danger" onClick={() => setConfirming(true)}>
+              {t('library.group.delete')}
+            </button>
+          </div>
+        )}
+        <p class="muted">{t(person ? 'library.group.personHint' : 'library.group.addHint')}</p>
+        {filters}
+        {assetList}
+      </div>
+    );
+  }
+
+  return (
+    <div class="library">
+      {statusLine}
+      <div class="library__bar">
+        <h2 id="library-title">{t('library.groups')}</h2>
+        <span class="library__tools">
+          <button type="button" onClick={() => void refresh()} disabled={sync.state === 'refreshing'}>
+            {t('library.refresh')}
+          </button>
+          {form !== 'new' && (
+            <button type="button" class="primary" onClick={() => go(() => setForm('new'), '')}>
+              {t('library.group.new')}
+            </button>
+          )}
+        </span>
+      </div>
+      {banners}
+      {form === 'new' && (
+        <GroupForm
+          onDone={(created) => go(() => setGroupId(created.id), 'library-group-title')}
+          onCancel={() => go(() => {}, 'library-groups')}
+          onProblem={setProblem}
+        />
+      )}
+      {filters}
+      {narrowed ? (
+        assetList
+      ) : (
+        <VirtualList
+          id="library-groups"
+          label={t('library.groups')}
+          items={groups}
+          getKey={(g) => g.id}
+          rowHeight={GROUP_ROW_HEIGHT}
+          height={Math.min(LIST_HEIGHT, Math.max(groups.length, 1) * GROUP_ROW_HEIGHT)}
+          renderRow={(g) => <GroupRow group={g} count={counts.get(g.id) ?? 0} />}
+          onOpen={(g) => go(() => setGroupId(g.id), 'library-group-title')}
+          empty={<p class="muted">{t('library.noGroups')}</p>}
+        />
+      )}
+    </div>
+  );
+}
+
+function GroupRow({ group, count }: { group: GroupRecord; count: number }) {
+  return (
+    <div class="row">
+      <span class="row__main">
+        <span class="row__name" title={group.name}>
+          {group.name}
+        </span>
+        <TypeBadge type={group.type} />
+      </span>
+      <span class="row__count">{t('library.assetCount', { count })}</span>
+    </div>
+  );
+}
+
+function AssetRow({ asset, groupName }: { asset: AssetRecord; groupName: string | null }) {
+  const failed = asset.status === 'Failed' && asset.error;
+  return (
+    <div class="row row--asset">
+      {asset.type === 'Image' ? (
+        <img class="thumb" src={asset.url} alt="" loading="lazy" width={40} height={40} />
+      ) : (
+        <span class={`thumb thumb--${asset.type.toLowerCase()}`} aria-hidden="true">
+          {asset.type === 'Video' ? '▶' : '♪'}
+        </span>
+      )}
+      <span class="row__text">
+        <span class="row__name" title={asset.name}>
+          {asset.name}
+        </span>
+        <span class="row__sub">
+          <StatusChip status={asset.status} /> <span class="visually-hidden">{t(`library.assetType.${asset.type}`)}</span>
+          {failed ? (
+            <span class="row__error" title={asset.error}>
+              {asset.error}
+            </span>
+          ) : (
+            groupName && <span class="row__group">{groupName}</span>
+          )}
+        </span>
+      </span>
+    </div>
+  );
+}

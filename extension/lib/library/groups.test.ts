@@ -1,0 +1,153 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { ProxyClient } from '../api/client';
+import { db } from '../db';
+import { DEFAULT_GROUP_KEY } from '../groups';
+import { setLocale } from '../i18n';
+import { PROXY_URL, TOKEN } from '../testing/fake-proxy';
+import { assetRecord, putGroup, resetState } from '../testing/setup';
+import { checkAssetName, deleteAsset, renameAsset } from './assets';
+import { checkGroup, createGroup, deleteGroup, updateGroup } from './groups';
+import { LibraryFakeProxy } from './testing/fake-library';
+
+let proxy: LibraryFakeProxy;
+let client: ProxyClient;
+let messages: unknown[];
+
+beforeEach(async () => {
+  await resetState();
+  proxy = new LibraryFakeProxy();
+  client = new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, proxy.fetch);
+  messages = [];
+  fakeBrowser.runtime.onMessage.addListener((message) => void messages.push(message));
+});
+afterEach(() => setLocale('en'));
+
+describe('group form checks (shared schema, field named)', () => {
+  it.each([
+    ['CreateAssetGroup', '', ''],
+    ['CreateAssetGroup', '   ', ''],
+    ['CreateAssetGroup', 'x'.repeat(65), ''],
+    ['UpdateAssetGroup', '', ''],
+    ['UpdateAssetGroup', 'x'.repeat(65), ''],
+  ] as const)('%s refuses the name %j', (operation, name, description) => {
+    expect(checkGroup(operation, name, description)).toEqual({ ok: false, problem: { field: 'name', message: 'Group name: must be 1 to 64 characters' } });
+  });
+
+  it('refuses a description over 300 characters, naming it; accepts the limits', () => {
+    expect(checkGroup('CreateAssetGroup', 'ok', 'd'.repeat(301))).toEqual({
+      ok: false,
+      problem: { field: 'description', message: 'Description: must be at most 300 characters' },
+    });
+    expect(checkGroup('UpdateAssetGroup', 'ok', 'd'.repeat(301)).ok).toBe(false);
+    expect(checkGroup('CreateAssetGroup', 'x'.repeat(64), 'd'.repeat(300))).toEqual({ ok: true, value: { Name: 'x'.repeat(64), Description: 'd'.repeat(300) } });
+    expect(checkGroup('CreateAssetGroup', 'x', '').ok).toBe(true);
+  });
+
+  it('speaks Simplified Chinese', () => {
+    setLocale('zh-CN');
+    expect(checkGroup('CreateAssetGroup', '', '')).toMatchObject({ ok: false, problem: { field: 'name', message: '分组名称：长度须为 1 到 64 个字符' } });
+  });
+});
+
+describe('group actions', () => {
+  it('creates with the Idempotency-Key, records the group and tells the background', async () => {
+    const result = await createGroup(client, '  Cats ', 'Reference cats', 'key-1');
+    expect(result).toMatchObject({ ok: true, value: { name: 'Cats', description: 'Reference cats', type: 'AIGC' } });
+    const [call] = proxy.callsOf('CreateAssetGroup');
+    expect(call!.idempotencyKey).toBe('key-1');
+    expect(call!.body).toEqual({ Name: 'Cats', Description: 'Reference cats' });
+    const id = result.ok ? result.value.id : '';
+    expect(await (await db()).get('groups', id)).toMatchObject({ name: 'Cats' });
+    expect(messages).toContainEqual({ type: 'arkbridge:groups-changed' });
+    // The same key again (a retry after a lost answer) creates nothing new.
+    expect(await createGroup(client, 'Cats', 'Reference cats', 'key-1')).toMatchObject({ ok: true, value: { id } });
+    expect(proxy.groups.size).toBe(1);
+  });
+
+  it('sends nothing for an invalid form', async () => {
+    expect((await createGroup(client, 'x'.repeat(65), '', 'k')).ok).toBe(false);
+    expect(proxy.calls).toHaveLength(0);
+  });
+
+  it('shows a field refused by the proxy next to that field', async () => {
+    proxy.failNext('CreateAssetGroup', { kind: 'status', status: 400, code: 'ValidationError', message: 'Name: must be 1 to 64 characters' });
+    expect(await createGroup(client, 'Cats', '', 'k')).toEqual({ ok: false, problem: { field: 'name', message: 'Group name: must be 1 to 64 characters' } });
+  });
+
+  it('renames and clears the description with UpdateAssetGroup', async () => {
+    proxy.seedGroup('g1', 'Cats', 'LivenessFace', 'old words');
+    const group = await putGroup({ id: 'g1', name: 'Cats', description: 'old words', type: 'LivenessFace', usedAt: 7 });
+    const result = await updateGroup(client, group, 'Kittens', '');
+    expect(result).toEqual({ ok: true, value: { ...group, name: 'Kittens', description: '' } });
+    expect(proxy.callsOf('UpdateAssetGroup')[0]!.body).toEqual({ Id: 'g1', Name: 'Kittens', Description: '' });
+    expect(proxy.groups.get('g1')).toMatchObject({ Name: 'Kittens', Description: '' });
+    expect(messages).toContainEqual({ type: 'arkbridge:groups-changed' });
+  });
+
+  it('deletes a group with its local asset records and default-group setting', async () => {
+    proxy.seedGroup('g1');
+    const group = await putGroup({ id: 'g1' });
+    await putGroup({ id: 'g2' });
+    const database = await db();
+    await database.put('assets', assetRecord({ localId: 'l1', assetId: 'a1', groupId: 'g1' }));
+    await database.put('assets', assetRecord({ localId: 'l2', assetId: 'a2', groupId: 'g2' }));
+    await database.put('settings', 'g1', DEFAULT_GROUP_KEY);
+
+    expect(await deleteGroup(client, group)).toEqual({ ok: true, value: undefined });
+
+    expect(proxy.callsOf('DeleteAssetGroup')[0]!.body).toEqual({ Id: 'g1' });
+    expect((await database.getAll('assets')).map((a) => a.localId)).toEqual(['l2']);
+    expect((await database.getAll('groups')).map((g) => g.id)).toEqual(['g2']);
+    expect(await database.get('settings', DEFAULT_GROUP_KEY)).toBeUndefined();
+  });
+
+  it('keeps the group when the delete fails, with a readable reason', async () => {
+    const group = await putGroup({ id: 'g1' });
+    proxy.failNext('DeleteAssetGroup', { kind: 'network' });
+    const result = await deleteGroup(client, group);
+    expect(result).toEqual({ ok: false, problem: { message: 'Cannot reach the proxy. Check your connection and try again.' } });
+    expect(await (await db()).get('groups', 'g1')).toBeDefined();
+  });
+
+  it('marks the connection for reconnecting when the token is refused', async () => {
+    await (await db()).put('settings', { proxyUrl: PROXY_URL, token: TOKEN }, 'connection');
+    proxy.tokens.clear();
+    const result = await createGroup(client, 'Cats', '', 'k');
+    expect(result).toMatchObject({ ok: false, problem: { reconnect: true } });
+    expect(await (await db()).get('settings', 'connection')).toMatchObject({ needsReconnect: true });
+  });
+});
+
+describe('asset actions', () => {
+  it('checks the new name with the shared schema', () => {
+    expect(checkAssetName('  ')).toEqual({ ok: false, problem: { field: 'name', message: 'Asset name: must be 1 to 255 characters' } });
+    expect(checkAssetName('x'.repeat(256)).ok).toBe(false);
+    expect(checkAssetName(' cat ')).toEqual({ ok: true, value: 'cat' });
+  });
+
+  it('renames with UpdateAsset and deletes with DeleteAsset', async () => {
+    proxy.seedAsset({ Id: 'a1', GroupId: 'g1', Name: 'cat' });
+    const record = assetRecord({ localId: 'l1', assetId: 'a1', groupId: 'g1', name: 'cat' });
+    await (await db()).put('assets', record);
+
+    expect(await renameAsset(client, record, 'tabby')).toMatchObject({ ok: true, value: { name: 'tabby' } });
+    expect(proxy.callsOf('UpdateAsset')[0]!.body).toEqual({ Id: 'a1', Name: 'tabby' });
+    expect(proxy.assets.get('a1')!.Name).toBe('tabby');
+
+    expect(await deleteAsset(client, record)).toEqual({ ok: true, value: undefined });
+    expect(proxy.callsOf('DeleteAsset')[0]!.body).toEqual({ Id: 'a1' });
+    expect(await (await db()).get('assets', 'l1')).toBeUndefined();
+  });
+
+  it('removes a record the service never accepted without a call, and refuses one still being sent', async () => {
+    const refused = assetRecord({ localId: 'l1', status: 'Failed', error: 'URL: must be https' });
+    const sending = assetRecord({ localId: 'l2', status: 'Queued' });
+    await (await db()).put('assets', refused);
+    await (await db()).put('assets', sending);
+    expect((await deleteAsset(client, refused)).ok).toBe(true);
+    expect((await deleteAsset(client, sending)).ok).toBe(false);
+    expect(proxy.calls).toHaveLength(0);
+    expect((await (await db()).getAll('assets')).map((a) => a.localId)).toEqual(['l2']);
+  });
+});

@@ -1,0 +1,156 @@
+import { LIMITS, type Asset, type AssetListItem } from '../../../shared';
+import type { ProxyClient } from '../api/client';
+import { announceChange, db, newLocalId, type AssetRecord } from '../db';
+import { refreshGroups } from '../groups';
+import { tellBackground } from '../messages';
+
+/** Group ids per ListAssets filter: a library with many groups is listed in several batches. */
+export const GROUP_BATCH = 100;
+/** Safety stop: at most this many pages per batch (100 assets a page). */
+const MAX_PAGES = 1000;
+
+export interface RefreshOutcome {
+  groups: number;
+  /** Assets listed by the proxy. */
+  assets: number;
+  /** Local records removed because the library no longer lists them. */
+  removed: number;
+}
+
+/** Every asset of these groups, one ListAssets call per page of 100. */
+async function listAssets(client: ProxyClient, groupIds: string[]): Promise<{ items: AssetListItem[]; complete: boolean }> {
+  const items: AssetListItem[] = [];
+  let complete = true;
+  for (let start = 0; start < groupIds.length; start += GROUP_BATCH) {
+    const GroupIds = groupIds.slice(start, start + GROUP_BATCH);
+    let listed = 0;
+    for (let page = 1; ; page++) {
+      // Oldest first: an asset created while paging lands on a later page instead of shifting earlier ones.
+      const result = await client.library('ListAssets', {
+        Filter: { GroupIds },
+        PageNumber: page,
+        PageSize: LIMITS.pageSizeMax,
+        SortBy: 'CreateTime',
+        SortOrder: 'Asc',
+      });
+      const pageItems = result?.Items ?? [];
+      items.push(...pageItems);
+      listed += pageItems.length;
+      if (pageItems.length < LIMITS.pageSizeMax || (typeof result.TotalCount === 'number' && listed >= result.TotalCount)) break;
+      if (page >= MAX_PAGES) {
+        complete = false;
+        break;
+      }
+    }
+  }
+  return { items, complete };
+}
+
+const sameGroups = (a: { id: string; name: string }[], b: { id: string; name: string }[]) =>
+  a.length === b.length && a.every((g, i) => g.id === b[i]!.id && g.name === b[i]!.name);
+
+/** When the library was last refreshed from the proxy (settings key). */
+const REFRESHED_AT = 'libraryRefreshedAt';
+
+/**
+ * Brings the Library view's data up to date with list calls only (never one GetAsset per asset):
+ * ListAssetGroups (all pages) replaces the `groups` store, keeping each group's usedAt; then
+ * ListAssets over all those groups (100 a page, group ids in batches) updates the `assets` store,
+ * keyed by the service's asset id:
+ * - an asset IndexedDB does not know yet gets a new local record (nothing to send, nothing to notify);
+ * - a known one takes the listed name, URL, type, status and error; except the status of a record
+ *   the background is still watching (Processing, not yet notified), which the background's own
+ *   poll moves on so that the member still gets the notification;
+ * - a record with an asset id the library no longer lists (deleted, or its group deleted) is
+ *   removed, unless it changed locally since this refresh began (just created by the queue);
+ * - local records not yet sent (Queued) or refused before creation (no asset id) are left alone.
+ */
+export async function refreshLibrary(client: ProxyClient, now: () => number = Date.now): Promise<RefreshOutcome> {
+  const started = now();
+  const database = await db();
+  await database.put('settings', started, REFRESHED_AT);
+  const before = (await database.getAll('groups')).sort((a, b) => a.id.localeCompare(b.id));
+  const groups = await refreshGroups(client);
+  const { items, complete } = groups.length ? await listAssets(client, groups.map((g) => g.id)) : { items: [], complete: true };
+
+  const tx = database.transaction('assets', 'readwrite');
+  const store = tx.store;
+  const known = new Map((await store.index('byAssetId').getAll()).map((r) => [r.assetId!, r]));
+  const listed = new Set<string>();
+  let watched = false;
+  let removed = 0;
+  const at = now();
+  const writes: Promise<unknown>[] = [];
+  items.forEach((item, index) => {
+    if (listed.has(item.Id)) return; // listed twice (paging while the library changed)
+    listed.add(item.Id);
+    const error = item.Status === 'Failed' ? item.Error?.Message || item.Error?.Code || undefined : undefined;
+    const record = known.get(item.Id);
+    if (!record) {
+      writes.push(
+        store.put({
+          localId: newLocalId(),
+          assetId: item.Id,
+          groupId: item.GroupId,
+          name: item.Name,
+          url: item.URL,
+          type: item.AssetType,
+          status: item.Status,
+          ...(error ? { error } : {}),
+          idempotencyKey: '',
+          notified: true,
+          // The service lists oldest first: keep that order for "newest first" sorting.
+          createdAt: at - (items.length - index),
+          updatedAt: at,
+        }),
+      );
+      return;
+    }
+    const keepStatus = record.status === 'Processing' && !record.notified && item.Status !== 'Processing';
+    if (keepStatus) watched = true;
+    const next: AssetRecord = {
+      ...record,
+      groupId: item.GroupId,
+      name: item.Name,
+      url: item.URL,
+      type: item.AssetType,
+      ...(keepStatus ? {} : { status: item.Status, error }),
+    };
+    if (!keepStatus && !error) delete next.error;
+    if (changed(record, next)) writes.push(store.put({ ...next, updatedAt: at }));
+  });
+  if (complete) {
+    for (const [assetId, record] of known) {
+      if (listed.has(assetId) || record.updatedAt >= started) continue;
+      writes.push(store.delete(record.localId));
+      removed++;
+    }
+  }
+  await Promise.all(writes);
+  await tx.done;
+
+  announceChange('groups', 'assets');
+  const after = [...groups].sort((a, b) => a.id.localeCompare(b.id));
+  if (!sameGroups(before, after)) await tellBackground({ type: 'arkbridge:groups-changed' });
+  // Finished assets the background has not told the member about yet: let it poll now.
+  if (watched) await tellBackground({ type: 'arkbridge:sync' });
+  return { groups: groups.length, assets: listed.size, removed };
+}
+
+const changed = (a: AssetRecord, b: AssetRecord) =>
+  a.groupId !== b.groupId || a.name !== b.name || a.url !== b.url || a.type !== b.type || a.status !== b.status || (a.error ?? '') !== (b.error ?? '');
+
+/** The asset with its per-model readiness (GetAsset), for the detail panel only. */
+export async function loadReadiness(client: ProxyClient, assetId: string, signal?: AbortSignal): Promise<Asset> {
+  return client.library('GetAsset', { Id: assetId }, signal ? { signal } : {});
+}
+
+/**
+ * Refreshes on popup open unless a refresh started less than `maxAgeMs` ago: a large library is
+ * many list pages, and the background keeps Processing items current anyway. Answers null when skipped.
+ */
+export async function refreshLibraryIfStale(client: ProxyClient, maxAgeMs = 60_000, now: () => number = Date.now): Promise<RefreshOutcome | null> {
+  const last = (await (await db()).get('settings', REFRESHED_AT)) as number | undefined;
+  if (last !== undefined && now() - last < maxAgeMs) return null;
+  return refreshLibrary(client, now);
+}
