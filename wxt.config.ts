@@ -4,7 +4,8 @@ import preact from '@preact/preset-vite';
 // The extension lives under extension/; WXT finds entrypoints in extension/entrypoints.
 export default defineConfig({
   srcDir: 'extension',
-  outDir: '.output',
+  // ARKBRIDGE_OUT_DIR: a private build folder (end-to-end tests build in parallel with other builds).
+  outDir: process.env.ARKBRIDGE_OUT_DIR ?? '.output',
   // Static files (icons) live beside the code; WXT's default would be <root>/public.
   publicDir: 'extension/public',
   // Manifest-wide settings; host access to the proxy is requested at connect time, not here.

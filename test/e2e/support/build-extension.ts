@@ -1,12 +1,13 @@
 /**
- * Builds the extension for the e2e tests: `npx wxt build -b chrome --mv3`, once per test process
- * (per distinct env), and returns the absolute path of `.output/chrome-mv3`.
- * Set E2E_SKIP_BUILD=1 to reuse an existing build (it is still built when the folder is missing).
+ * Builds the extension for the e2e tests (`wxt build -b chrome --mv3`) into a private folder per
+ * build, so that no other build (another test file, `npm start`) can change it under a running
+ * browser. Cached per test process and env. E2E_SKIP_BUILD=1 reuses `.output/chrome-mv3` if present.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const EXTENSION_OUTPUT_DIR = join(REPO_ROOT, '.output', 'chrome-mv3');
@@ -29,10 +30,12 @@ export function buildExtension(env: Record<string, string> = {}): Promise<string
 }
 
 function runWxtBuild(env: Record<string, string>): Promise<string> {
+  const outDir = mkdtempSync(join(tmpdir(), 'arkbridge-ext-'));
+  const extensionDir = join(outDir, 'chrome-mv3');
   return new Promise((resolve, reject) => {
     const child = spawn('npx', ['wxt', 'build', '--browser', 'chrome', '--mv3'], {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...env },
+      env: { ...process.env, ...env, ARKBRIDGE_OUT_DIR: outDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -40,11 +43,8 @@ function runWxtBuild(env: Record<string, string>): Promise<string> {
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      if (code === 0 && existsSync(join(EXTENSION_OUTPUT_DIR, 'manifest.json'))) {
-        resolve(EXTENSION_OUTPUT_DIR);
-      } else {
-        reject(new Error(`wxt build failed (${signal ?? `exit ${code}`}):\n${output}`));
-      }
+      if (code === 0 && existsSync(join(extensionDir, 'manifest.json'))) resolve(extensionDir);
+      else reject(new Error(`wxt build failed (${signal ?? `exit ${code}`}):\n${output}`));
     });
   });
 }
