@@ -53,11 +53,15 @@ export interface TaskRecord {
   notified: boolean;
   createdAt: number;
   completedAt?: number;
+  /** While `submitting`: creates sent so far, when to send again, and what to tell the member. */
+  attempts?: number;
+  retryAt?: number;
+  notice?: string;
 }
 
 export interface QueuedOperation {
   key?: number;
-  kind: 'createAsset' | 'createTask';
+  kind: 'createAsset';
   /** The local id of the record this operation creates. */
   localId: string;
   attempts: number;

@@ -4,6 +4,9 @@ import { getConnection } from '@/lib/connection';
 import { t, type MessageKey } from '@/lib/i18n';
 import { useDb } from '@/lib/popup/use-db';
 import { LibraryView } from './library/LibraryView';
+import { GenerateView } from './generate/GenerateView';
+import { TasksView } from './tasks/TasksView';
+import { PortraitView } from './portrait/PortraitView';
 
 export type Tab = 'library' | 'generate' | 'tasks' | 'portrait';
 const TABS: { id: Tab; label: MessageKey }[] = [
@@ -51,6 +54,9 @@ export function App() {
       <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {/* Views arrive with their modules: library, generate, tasks, portrait. */}
         {tab === 'library' && <LibraryView />}
+        {tab === 'generate' && <GenerateView onSubmitted={() => choose('tasks')} />}
+        {tab === 'tasks' && <TasksView />}
+        {tab === 'portrait' && <PortraitView />}
       </section>
     </main>
   );

@@ -7,6 +7,7 @@ import { notify, setBadge } from '../notify';
 import { pollAssets } from '../poll/assets';
 import { pollTasks } from '../poll/tasks';
 import { drainQueue } from '../queue/drain';
+import { resumeSubmissions } from '../tasks/submit';
 
 /**
  * One pass of the background engine: send queued creates, bring Processing assets and unfinished
@@ -61,6 +62,9 @@ async function syncOnce(): Promise<void> {
     await announceAssets(drained.failed);
     queueAt = drained.nextAt;
     const assets = await pollAssets(client);
+    // Video creates that went unanswered (popup closed, timeout): sent again with the same key.
+    const resumed = await resumeSubmissions(client);
+    changed ||= resumed.accepted > 0;
     const tasks = await pollTasks(client);
     changed ||= assets.changed.length > 0 || tasks.changed.length > 0;
     await announceAssets(assets.changed.map((a) => a.localId));

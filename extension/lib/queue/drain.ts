@@ -24,7 +24,7 @@ export async function drainQueue(client: ProxyClient, now: () => number = Date.n
   const database = await db();
   for (const op of await database.getAllFromIndex('queue', 'byNotBefore', IDBKeyRange.upperBound(now()))) {
     try {
-      if (op.kind === 'createAsset' && (await createAsset(client, op, now))) result.created++;
+      if (await createAsset(client, op, now)) result.created++;
       await database.delete('queue', op.key!);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

@@ -1,0 +1,219 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { act } from 'preact/test-utils';
+import { button, byLabel, click, description, mount, select, text, type, unmount } from '../../../components/testing';
+import { db } from '../../../lib/db';
+import { VideoFakeProxy } from '../../../lib/tasks/testing/fake-video';
+import { assetRecord, connect, resetState } from '../../../lib/testing/setup';
+import { MODELS } from '../../../../shared';
+import { GenerateView } from './GenerateView';
+
+const ids = {
+  t2v: 'doubao-seedance-1-0-lite-t2v-250428',
+  pro: 'doubao-seedance-1-0-pro-250528',
+  proFast: 'doubao-seedance-1-0-pro-fast-251015',
+  s2: 'doubao-seedance-2-0-260128',
+};
+
+const realFetch = globalThis.fetch;
+let proxy: VideoFakeProxy;
+let messages: unknown[];
+let submitted: ReturnType<typeof vi.fn<(localId: string) => void>>;
+
+beforeEach(async () => {
+  await resetState();
+  localStorage.clear();
+  await connect();
+  proxy = new VideoFakeProxy();
+  globalThis.fetch = proxy.fetch;
+  messages = [];
+  fakeBrowser.runtime.onMessage.addListener((message) => void messages.push(message));
+  submitted = vi.fn<(localId: string) => void>();
+});
+
+afterEach(() => {
+  unmount();
+  globalThis.fetch = realFetch;
+});
+
+async function open() {
+  mount(<GenerateView onSubmitted={submitted} />);
+  await vi.waitFor(() => byLabel<HTMLSelectElement>('Model'));
+}
+
+const labels = () => [...document.querySelectorAll('label')].map((l) => l.textContent?.trim());
+const options = (control: HTMLSelectElement) => [...control.options].map((o) => o.textContent);
+const submit = () => button('Generate video');
+
+function addUrl(role: string, url: string) {
+  select(byLabel<HTMLSelectElement>('Add a reference as'), role);
+  type(byLabel('Reference URL'), url);
+  click(button('Add URL'));
+}
+
+describe('Generate: models and parameters', () => {
+  it('offers the models of /v1/models that the catalog knows, by label', async () => {
+    await open();
+    expect(options(byLabel<HTMLSelectElement>('Model'))).toEqual(MODELS.map((m) => m.label));
+    expect(text()).not.toContain('chat');
+  });
+
+  it('shows only the parameters the chosen model supports, with its allowed values', async () => {
+    await open();
+    select(byLabel<HTMLSelectElement>('Model'), ids.s2);
+    expect(labels()).toEqual(expect.arrayContaining(['Resolution', 'Aspect ratio', 'Duration (s)', 'Seed', 'Generate audio', 'Return the last frame', 'Watermark', 'Service tier']));
+    expect(labels()).not.toContain('Frames');
+    expect(labels()).not.toContain('Fixed camera');
+    expect(options(byLabel<HTMLSelectElement>('Resolution'))).toEqual(['Default', '480p', '720p', '1080p']);
+    expect(byLabel('Generate audio').checked).toBe(true);
+    expect(byLabel('Duration (s)')).toMatchObject({ min: '4', max: '15' });
+
+    select(byLabel<HTMLSelectElement>('Model'), ids.proFast);
+    expect(labels()).toEqual(expect.arrayContaining(['Frames', 'Fixed camera']));
+    expect(labels()).not.toContain('Generate audio');
+    expect(byLabel('Frames')).toMatchObject({ min: '29', max: '289', step: '4' });
+    expect(options(byLabel<HTMLSelectElement>('Add a reference as'))).toEqual(['First frame']);
+
+    select(byLabel<HTMLSelectElement>('Model'), ids.t2v);
+    expect(text()).toContain('takes text only: no references');
+    expect(() => byLabel('Reference URL')).toThrow();
+  });
+
+  it('flags a parameter value next to its control', async () => {
+    await open();
+    select(byLabel<HTMLSelectElement>('Model'), ids.pro);
+    type(byLabel('Prompt'), 'A cat');
+    type(byLabel('Frames'), '30');
+    expect(description(byLabel('Frames'))).toContain('must be of the form 25+4n');
+    expect(submit().disabled).toBe(true);
+    type(byLabel('Frames'), '33');
+    expect(submit().disabled).toBe(false);
+  });
+});
+
+describe('Generate: references and rules before submit', () => {
+  it('keeps submit disabled while any rule is broken, naming the reference', async () => {
+    await open();
+    select(byLabel<HTMLSelectElement>('Model'), ids.pro);
+    expect(submit().disabled).toBe(true);
+    expect(text()).toContain('Write a prompt to generate.');
+    type(byLabel('Prompt'), 'A cat');
+    expect(submit().disabled).toBe(false);
+
+    addUrl('last_frame', 'https://cdn.example.com/end.png');
+    const row = document.querySelector('[data-ref="Last frame"]')!;
+    expect(row.textContent).toContain('a last_frame needs a first_frame');
+    expect(submit().disabled).toBe(true);
+    expect(text()).toContain('1 problem(s) to fix above');
+
+    addUrl('first_frame', 'https://cdn.example.com/start.png');
+    expect(submit().disabled).toBe(false);
+  });
+
+  it('refuses a pasted address that is not https', async () => {
+    await open();
+    select(byLabel<HTMLSelectElement>('Model'), ids.pro);
+    addUrl('first_frame', 'http://cdn.example.com/a.png');
+    expect(description(byLabel('Reference URL'))).toContain('must be an https:// URL');
+    expect(document.querySelectorAll('.gen-ref')).toHaveLength(0);
+  });
+
+  it('switching model keeps the prompt and the references it takes, drops the rest and says so', async () => {
+    await open();
+    select(byLabel<HTMLSelectElement>('Model'), ids.s2);
+    type(byLabel('Prompt'), 'A cat');
+    addUrl('reference_image', 'https://cdn.example.com/cat.png');
+    addUrl('reference_video', 'https://cdn.example.com/run.mp4');
+    click(byLabel('Generate audio'));
+
+    select(byLabel<HTMLSelectElement>('Model'), ids.pro);
+    expect(text()).toContain('Switched to Seedance 1.0 Pro. Removed what it does not take:');
+    expect(text()).toContain('Removed “Generate audio”: Seedance 1.0 Pro does not support it');
+    expect(text()).toContain('Removed Reference image 1: Seedance 1.0 Pro takes no reference images');
+    expect(text()).toContain('Removed Reference video 1: Seedance 1.0 Pro takes no reference videos');
+    expect(byLabel<HTMLTextAreaElement>('Prompt').value).toBe('A cat');
+    expect(document.querySelectorAll('.gen-ref')).toHaveLength(0);
+
+    addUrl('first_frame', 'https://cdn.example.com/start.png');
+    select(byLabel<HTMLSelectElement>('Model'), ids.s2);
+    expect(document.querySelector('[data-ref="First frame"]')).not.toBeNull();
+  });
+
+  it('the library lists only Active assets of the role’s kind, and only for models that take them', async () => {
+    const database = await db();
+    await database.put('assets', assetRecord({ localId: 'cat', name: 'Cat photo', assetId: 'asset-cat', status: 'Active', type: 'Image' }));
+    await database.put('assets', assetRecord({ localId: 'dog', name: 'Dog photo', assetId: 'asset-dog', status: 'Processing', type: 'Image' }));
+    await database.put('assets', assetRecord({ localId: 'run', name: 'Running clip', assetId: 'asset-run', status: 'Active', type: 'Video' }));
+    await open();
+    select(byLabel<HTMLSelectElement>('Model'), ids.s2);
+    type(byLabel('Prompt'), 'A cat');
+    select(byLabel<HTMLSelectElement>('Add a reference as'), 'reference_image');
+    click(button('Add from library'));
+    await vi.waitFor(() => button('Add Cat photo'));
+    expect(text()).not.toContain('Dog photo');
+    expect(text()).not.toContain('Running clip');
+    click(button('Add Cat photo'));
+    expect(document.querySelector('[data-ref="Reference image 1"]')?.textContent).toContain('Cat photo');
+
+    click(submit());
+    await vi.waitFor(() => expect(submitted).toHaveBeenCalled());
+    expect(proxy.callsOf('createVideo')[0]!.body.content[1]).toEqual({ type: 'image_url', image_url: { url: 'asset://asset-cat' }, role: 'reference_image' });
+
+    select(byLabel<HTMLSelectElement>('Model'), ids.pro);
+    expect(text()).toContain('Seedance 1.0 Pro does not take library assets');
+    expect(() => button('Add from library')).toThrow();
+  });
+
+  it('reads a local image as a data URI for models that take them', async () => {
+    await open();
+    select(byLabel<HTMLSelectElement>('Model'), ids.pro);
+    const input = byLabel('Image file');
+    const file = new File([new Uint8Array([137, 80, 78, 71])], 'start.png', { type: 'image/png' });
+    Object.defineProperty(input, 'files', { value: [file], configurable: true });
+    await act(async () => void input.dispatchEvent(new Event('change', { bubbles: true })));
+    await vi.waitFor(() => expect(document.querySelector('[data-ref="First frame"]')?.textContent).toContain('start.png'));
+    select(byLabel<HTMLSelectElement>('Model'), ids.t2v);
+    expect(text()).toContain('Removed First frame');
+  });
+});
+
+describe('Generate: submit', () => {
+  it('records the task, sends it with its key, wakes the background and hands over to Tasks', async () => {
+    await open();
+    select(byLabel<HTMLSelectElement>('Model'), ids.s2);
+    type(byLabel('Prompt'), 'A cat surfing');
+    select(byLabel<HTMLSelectElement>('Resolution'), '720p');
+    click(submit());
+    await vi.waitFor(() => expect(submitted).toHaveBeenCalledTimes(1));
+
+    const [record] = await (await db()).getAll('tasks');
+    expect(submitted).toHaveBeenCalledWith(record!.localId);
+    expect(record).toMatchObject({ status: 'queued', taskId: 'cgt-1', model: ids.s2 });
+    const [call] = proxy.callsOf('createVideo');
+    expect(call!.idempotencyKey).toBe(record!.idempotencyKey);
+    expect(call!.body).toEqual({ model: ids.s2, content: [{ type: 'text', text: 'A cat surfing' }], resolution: '720p' });
+    expect(messages).toContainEqual({ type: 'arkbridge:sync' });
+  });
+
+  it('a refusal stays on the form, next to the element it names', async () => {
+    await open();
+    select(byLabel<HTMLSelectElement>('Model'), ids.s2);
+    type(byLabel('Prompt'), 'A cat');
+    addUrl('reference_image', 'https://cdn.example.com/cat.png');
+    proxy.failNext('createVideo', { kind: 'video-error', status: 400, code: 'invalid_parameter', message: 'content[1].image_url: could not be downloaded (HTTP 403)', param: 'content[1].image_url' });
+    click(submit());
+    await vi.waitFor(() => expect(document.querySelector('[data-ref="Reference image 1"]')?.textContent).toContain('The proxy refused the request: Reference image 1: could not be downloaded (HTTP 403)'));
+    expect(submitted).not.toHaveBeenCalled();
+    expect((await (await db()).getAll('tasks'))[0]).toMatchObject({ status: 'failed' });
+  });
+
+  it('keeps the draft across openings', async () => {
+    await open();
+    select(byLabel<HTMLSelectElement>('Model'), ids.pro);
+    type(byLabel('Prompt'), 'Unfinished idea');
+    unmount();
+    await open();
+    expect(byLabel<HTMLSelectElement>('Model').value).toBe(ids.pro);
+    expect(byLabel<HTMLTextAreaElement>('Prompt').value).toBe('Unfinished idea');
+  });
+});

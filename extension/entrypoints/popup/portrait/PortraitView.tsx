@@ -1,0 +1,134 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { Banner } from '@/components/Banner';
+import { t } from '@/lib/i18n';
+import { defaultDeps, PortraitFlow, type FlowDeps, type FlowSnapshot, type PortraitState } from '@/lib/portrait/flow';
+import { QrPanel } from './QrPanel';
+import { ResultPanel } from './ResultPanel';
+import { RulesPanel } from './RulesPanel';
+import './portrait.css';
+
+interface PortraitViewProps {
+  /** Tests inject the clock (and may inject the client); the popup uses the real ones. */
+  deps?: Partial<FlowDeps>;
+  /** How often the countdown redraws. */
+  tickMs?: number;
+}
+
+type Screen = 'rules' | 'code' | 'result' | 'error';
+
+const screenOf = (state: PortraitState): Screen => {
+  switch (state.kind) {
+    case 'rules':
+    case 'consenting':
+      return 'rules';
+    case 'creating':
+    case 'showing':
+    case 'expired':
+      return 'code';
+    case 'storing':
+    case 'resolved':
+      return 'result';
+    case 'error':
+      return 'error';
+  }
+};
+
+const HEADINGS: Record<Screen, 'portrait.rules.heading' | 'portrait.qrHeading' | 'portrait.resolved' | 'portrait.heading'> = {
+  rules: 'portrait.heading',
+  code: 'portrait.qrHeading',
+  result: 'portrait.resolved',
+  error: 'portrait.heading',
+};
+
+/**
+ * The Real person tab: the authorization and personal-information rules; once the member records
+ * the consent, the QR code of a portrait session with its countdown while the person finishes on
+ * their phone; then the new real-person group and its assets, stored in IndexedDB.
+ */
+export function PortraitView({ deps = {}, tickMs = 1000 }: PortraitViewProps) {
+  const flow = useMemo(() => new PortraitFlow(deps), []);
+  const [snapshot, setSnapshot] = useState<FlowSnapshot>(flow.snapshot);
+  // First paint once a code left by an earlier popup was found (or not): no flash of the rules.
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    const stop = flow.subscribe(setSnapshot);
+    void flow.start().finally(() => setReady(true));
+    return () => {
+      stop();
+      flow.stop();
+    };
+  }, [flow]);
+
+  const { state, consent } = snapshot;
+  const screen = screenOf(state);
+  // A new screen: move focus to its heading (not on the first paint), so keyboard and screen
+  // reader users land on what changed.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const shown = useRef<Screen | null>(null);
+  useEffect(() => {
+    if (!ready || shown.current === screen) return;
+    if (shown.current) heading.current?.focus();
+    shown.current = screen;
+  }, [ready, screen]);
+  const now = deps.now ?? defaultDeps.now;
+
+  if (!ready) return <div class="portrait" aria-busy="true" />;
+
+  return (
+    <div class="portrait">
+      <h2 ref={heading} tabIndex={-1}>
+        {t(HEADINGS[screen])}
+      </h2>
+      {state.kind === 'rules' || state.kind === 'consenting' ? (
+        <RulesPanel busy={state.kind === 'consenting'} problem={state.kind === 'rules' ? state.problem : undefined} consent={consent} onAgree={flow.agree} />
+      ) : state.kind === 'creating' ? (
+        <div>
+          <p role="status" aria-busy="true">
+            {t('portrait.creating')}
+          </p>
+          <div class="actions">
+            <button type="button" onClick={flow.cancel}>
+              {t('portrait.cancel')}
+            </button>
+          </div>
+        </div>
+      ) : state.kind === 'showing' ? (
+        <QrPanel session={state.session} problem={state.problem} now={now} tickMs={tickMs} onCancel={flow.cancel} />
+      ) : state.kind === 'expired' ? (
+        <div>
+          <Banner tone="warning">
+            <p>{t('portrait.expired')}</p>
+          </Banner>
+          <div class="actions">
+            <button type="button" class="primary" onClick={flow.renew}>
+              {t('portrait.newCode')}
+            </button>
+            <button type="button" onClick={flow.cancel}>
+              {t('portrait.cancel')}
+            </button>
+          </div>
+        </div>
+      ) : state.kind === 'storing' ? (
+        <p role="status" aria-busy="true">
+          {t('portrait.storing')}
+        </p>
+      ) : state.kind === 'resolved' ? (
+        <ResultPanel group={state.group} assets={state.assets} onDone={flow.done} />
+      ) : (
+        <div>
+          <Banner tone="error">
+            <p>{state.problem.message}</p>
+          </Banner>
+          <div class="actions">
+            <button type="button" class="primary" onClick={flow.retry}>
+              {t('portrait.retry')}
+            </button>
+            <button type="button" onClick={flow.cancel}>
+              {t(state.retry.kind === 'store' ? 'portrait.done' : 'portrait.cancel')}
+            </button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,182 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { button, click, mount, text, unmount } from '../../../components/testing';
+import { db, type TaskRecord } from '../../../lib/db';
+import { VideoFakeProxy } from '../../../lib/tasks/testing/fake-video';
+import { connect, resetState } from '../../../lib/testing/setup';
+import type { VideoCreateBody } from '../../../../shared';
+import { TasksView } from './TasksView';
+
+const S2 = 'doubao-seedance-2-0-260128';
+const body: VideoCreateBody = {
+  model: S2,
+  content: [
+    { type: 'text', text: 'A cat surfing at dawn' },
+    { type: 'image_url', image_url: { url: 'https://cdn.example.com/one.png' }, role: 'reference_image' },
+    { type: 'image_url', image_url: { url: 'https://cdn.example.com/two.png' }, role: 'reference_image' },
+  ],
+};
+
+const realFetch = globalThis.fetch;
+let proxy: VideoFakeProxy;
+let download: ReturnType<typeof vi.fn>;
+let writeText: ReturnType<typeof vi.fn>;
+
+const record = (localId: string, over: Partial<TaskRecord>): TaskRecord => ({
+  localId,
+  taskId: `cgt-${localId}`,
+  model: S2,
+  body,
+  status: 'queued',
+  progress: 0,
+  idempotencyKey: `key-${localId}`,
+  notified: false,
+  createdAt: Date.now() - 45_000,
+  ...over,
+});
+
+async function seed(...tasks: TaskRecord[]) {
+  const database = await db();
+  for (const task of tasks) {
+    await database.put('tasks', task);
+    // The service knows each task as stored (polling changes nothing unless a test says so).
+    if (task.taskId) proxy.setTask(task.taskId, { status: task.status as never, progress: task.progress, model: task.model, ...(task.error ? { error: task.error } : {}), ...(task.videoUrl ? { metadata: { url: task.videoUrl } } : {}) });
+  }
+}
+
+const items = () => [...document.querySelectorAll<HTMLLIElement>('.task')];
+const item = (localId: string) => document.querySelector<HTMLLIElement>(`[aria-labelledby="task-${localId}-title"]`)!;
+
+beforeEach(async () => {
+  await resetState();
+  await connect();
+  proxy = new VideoFakeProxy();
+  globalThis.fetch = proxy.fetch;
+  download = vi.fn(async () => 1);
+  (fakeBrowser as any).downloads.download = download;
+  writeText = vi.fn(async () => {});
+  Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+});
+
+afterEach(() => {
+  unmount();
+  globalThis.fetch = realFetch;
+});
+
+describe('Tasks: the list', () => {
+  it('lists tasks newest first with their status, a progress bar and the elapsed time', async () => {
+    const now = Date.now();
+    await seed(
+      record('old', { status: 'in_progress', progress: 40, createdAt: now - 185_000 }),
+      record('new', { status: 'queued', createdAt: now - 5_000 }),
+      record('lost', { status: 'unknown', progress: 10, createdAt: now - 90_000 }),
+    );
+    mount(<TasksView pollMs={60_000} />);
+    await vi.waitFor(() => expect(items()).toHaveLength(3));
+    expect(items().map((li) => li.querySelector('.task__status')!.textContent)).toEqual(['Queued', 'Checking again later', 'Generating 40%']);
+    expect(item('old').querySelector('progress')!.getAttribute('value')).toBe('40');
+    expect(item('old').querySelector('.task__elapsed')!.textContent).toMatch(/^3 min 0\d s$/);
+    expect(item('lost').textContent).toContain('checks again later');
+    expect(item('new').textContent).toContain('A cat surfing at dawn');
+    expect(item('new').textContent).toContain('Seedance 2.0');
+  });
+
+  it('says so when there is nothing yet', async () => {
+    mount(<TasksView pollMs={60_000} />);
+    await vi.waitFor(() => expect(text()).toContain('No tasks yet.'));
+  });
+});
+
+describe('Tasks: completed', () => {
+  it('plays the video inline, downloads it with the browser, copies the link and warns that it expires', async () => {
+    const url = 'https://cdn.example.com/out/cgt-done.mp4';
+    const completedAt = Date.now() - 3.5 * 3600_000;
+    await seed(record('done', { status: 'completed', progress: 100, videoUrl: url, createdAt: completedAt - 185_000, completedAt }));
+    mount(<TasksView pollMs={60_000} />);
+    await vi.waitFor(() => expect(items()).toHaveLength(1));
+    const li = item('done');
+    expect(li.querySelector('video')!.getAttribute('src')).toBe(url);
+    expect(li.querySelector('video')!.hasAttribute('controls')).toBe(true);
+    expect(li.querySelector('progress')).toBeNull();
+    expect(li.textContent).toContain('Links expire about 24 hours after completion: about 20 h left.');
+    expect(li.querySelector('.task__elapsed')!.textContent).toBe('3 min 05 s');
+
+    click(button('Download'));
+    await vi.waitFor(() => expect(download).toHaveBeenCalledWith({ url, filename: 'arkbridge-cgt-done.mp4' }));
+    click(button('Copy link'));
+    await vi.waitFor(() => expect(writeText).toHaveBeenCalledWith(url));
+    await vi.waitFor(() => expect(li.textContent).toContain('Link copied.'));
+  });
+});
+
+describe('Tasks: failed', () => {
+  const failed = () =>
+    record('bad', {
+      status: 'failed',
+      progress: 0,
+      error: { code: 'InvalidParameter', message: 'content[2].image_url: resource download failed (HTTP 403)' },
+    });
+
+  it('shows the error once, naming and highlighting the element', async () => {
+    await seed(failed());
+    mount(<TasksView pollMs={60_000} />);
+    await vi.waitFor(() => expect(items()).toHaveLength(1));
+    const li = item('bad');
+    expect(li.querySelector('.task__error')!.textContent).toBe('Problem with Reference image 2: resource download failed (HTTP 403)');
+    const named = li.querySelectorAll('.task__line--named');
+    expect(named).toHaveLength(1);
+    expect(named[0]!.textContent).toContain('Reference image 2');
+    expect(named[0]!.textContent).toContain('https://cdn.example.com/two.png');
+    expect(li.querySelector('details')!.open).toBe(true);
+    expect(proxy.callsOf('getVideo')).toHaveLength(0); // a failed task is never queried again
+  });
+
+  it('“Submit again” creates a new task only after the member confirms, with a new key', async () => {
+    await seed(failed());
+    mount(<TasksView pollMs={60_000} />);
+    await vi.waitFor(() => expect(items()).toHaveLength(1));
+    click(button('Submit again'));
+    expect(text()).toContain('Create a new task with the same request?');
+    click(button('Cancel'));
+    expect(proxy.callsOf('createVideo')).toHaveLength(0);
+
+    click(button('Submit again'));
+    click(button('Create new task'));
+    await vi.waitFor(() => expect(items()).toHaveLength(2));
+    const [call] = proxy.callsOf('createVideo');
+    expect(call!.idempotencyKey).not.toBe('key-bad');
+    expect(call!.body).toEqual(body);
+    expect(items()[0]!.querySelector('.task__status')!.textContent).toBe('Queued');
+    expect(item('bad').querySelector('.task__status')!.textContent).toBe('Failed');
+  });
+});
+
+describe('Tasks: polling while open', () => {
+  it('queries unfinished tasks every few seconds, resumes unanswered creates with their key, and stops when closed', async () => {
+    await seed(record('run', { status: 'in_progress', progress: 10 }), { ...record('send', { status: 'submitting', createdAt: Date.now() - 60_000 }), taskId: undefined });
+    mount(<TasksView pollMs={30} />);
+    await vi.waitFor(() => expect(items()).toHaveLength(2));
+
+    // The unanswered create is repeated with its stored key and becomes a task.
+    await vi.waitFor(() => expect(item('send').querySelector('.task__status')!.textContent).toBe('Queued'));
+    expect(proxy.callsOf('createVideo').map((c) => c.idempotencyKey)).toEqual(['key-send']);
+
+    proxy.setTask('cgt-run', { status: 'in_progress', progress: 70 });
+    await vi.waitFor(() => expect(item('run').querySelector('.task__status')!.textContent).toBe('Generating 70%'));
+    proxy.setTask('cgt-run', { status: 'completed', progress: 100, completed_at: Math.floor(Date.now() / 1000), metadata: { url: 'https://cdn.example.com/r.mp4' } });
+    await vi.waitFor(() => expect(item('run').querySelector('video')).not.toBeNull());
+
+    unmount();
+    const calls = proxy.calls.length;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(proxy.calls.length).toBe(calls);
+  });
+
+  it('offline: keeps showing what is stored and says so', async () => {
+    await seed(record('run', { status: 'in_progress', progress: 10 }));
+    proxy.failNext('getVideo', { kind: 'network' });
+    mount(<TasksView pollMs={60_000} />);
+    await vi.waitFor(() => expect(text()).toContain('Cannot reach the proxy; showing the last known state.'));
+    expect(item('run').querySelector('.task__status')!.textContent).toBe('Generating 10%');
+  });
+});

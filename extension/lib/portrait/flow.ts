@@ -1,0 +1,419 @@
+import type { PortraitSession, ResolvedPortrait } from '../../../shared';
+import { ProxyClient } from '../api/client';
+import { ApiError, isTransient } from '../api/errors';
+import { getConnection, markNeedsReconnect } from '../connection';
+import { announceChange, type AssetRecord, type GroupRecord } from '../db';
+import { t } from '../i18n';
+import { RULES_VERSION } from './rules';
+import * as store from './store';
+import type { ConsentRecord, StoredSession } from './store';
+
+/**
+ * The real-person (portrait) flow of the popup.
+ *
+ *   rules ──agree──▶ consenting ──consented──▶ creating ──created──▶ showing ──resolved──▶ storing ──stored──▶ resolved
+ *     ▲                  │ consentFailed          │ createFailed      │ ▲ pending / unsteady      │ storeFailed
+ *     └──────────────────┘                        ▼                   │ └──(poll again)           ▼
+ *                                               error ◀──pollFailed───┤                         error
+ *                                                                     └──expired──▶ creating (a fresh code, at most
+ *                                                                                   AUTO_RENEWALS times) or expired
+ *
+ * The consent gate: `creating` is reachable only through `consenting` → `consented`, i.e. after
+ * `POST /proxy/consents` succeeded, or from a code already shown in this flow (a fresh code on
+ * expiry, a retry). `transition` is pure; `PortraitFlow` runs the effect of each state (consent
+ * call, CreatePortraitSession, one ResolvePartnerToken per `showing` state, storing) with an
+ * injected clock, so tests drive polling and expiry without real time.
+ */
+
+/** Time between two ResolvePartnerToken checks while the person is busy on the phone. */
+export const POLL_MS = 2500;
+/**
+ * The last check before expiry happens this long before it: the service refuses an expired session
+ * even when the person finished just in time, so the check must not come after the expiry.
+ */
+export const FINAL_CHECK_MS = 1000;
+/** Fresh codes made automatically when a code expires, before the flow stops in `expired`. */
+export const AUTO_RENEWALS = 3;
+
+/** What the member reads when something did not work (already in the popup's language). */
+export interface Problem {
+  message: string;
+  /** The member token was refused: the member must reconnect in the options. */
+  reconnect?: boolean;
+}
+
+export type Session = StoredSession;
+
+/** What `retry` does from `error`. */
+export type Retry =
+  /** Make a new code (the consent of this flow is on record). */
+  | { kind: 'create'; continuous: boolean }
+  /** The group was resolved (the handle is spent): list and store its assets again, never resolve again. */
+  | { kind: 'store'; resolved: ResolvedPortrait };
+
+export type PortraitState =
+  /** The rules, before any call. `problem`: the last consent call failed. */
+  | { kind: 'rules'; problem?: Problem }
+  /** POST /proxy/consents under way. */
+  | { kind: 'consenting'; continuous: boolean }
+  /** CreatePortraitSession under way; `renewals` fresh codes were made before this one. */
+  | { kind: 'creating'; continuous: boolean; renewals: number }
+  /** The QR code is shown; each `showing` state is one wait plus one ResolvePartnerToken check. */
+  | { kind: 'showing'; session: Session; problem?: Problem; waitMs?: number }
+  /** The person finished: the group is stored, its assets listed and stored. */
+  | { kind: 'storing'; resolved: ResolvedPortrait }
+  | { kind: 'resolved'; group: GroupRecord; assets: AssetRecord[] }
+  /** The code expired AUTO_RENEWALS + 1 times: the member asks for a new one. */
+  | { kind: 'expired'; continuous: boolean }
+  | { kind: 'error'; problem: Problem; retry: Retry };
+
+export type PortraitEvent =
+  | { type: 'agree'; continuous: boolean }
+  | { type: 'consented' }
+  | { type: 'consentFailed'; problem: Problem }
+  | { type: 'created'; session: PortraitSession; now: number }
+  | { type: 'createFailed'; problem: Problem }
+  | { type: 'pending' }
+  /** A check failed for a passing reason (offline, proxy busy): keep the code, check again. */
+  | { type: 'unsteady'; problem: Problem; waitMs?: number }
+  | { type: 'expired' }
+  | { type: 'resolved'; resolved: ResolvedPortrait }
+  | { type: 'pollFailed'; problem: Problem }
+  | { type: 'stored'; group: GroupRecord; assets: AssetRecord[] }
+  | { type: 'storeFailed'; problem: Problem }
+  | { type: 'cancel' }
+  | { type: 'renew' }
+  | { type: 'retry' }
+  | { type: 'done' }
+  /** A code stored by an earlier popup, still valid: show it again and keep checking. */
+  | { type: 'resume'; session: Session };
+
+/**
+ * When the code expires, on this computer's clock: `ExpiresIn` counted from the answer's arrival,
+ * so a computer clock that is off does not end the code early or late; `ExpireTime` when
+ * `ExpiresIn` is missing.
+ */
+export function expiryOf(session: PortraitSession, now: number): number {
+  if (typeof session.ExpiresIn === 'number' && Number.isFinite(session.ExpiresIn) && session.ExpiresIn > 0) return now + session.ExpiresIn * 1000;
+  const at = Date.parse(session.ExpireTime);
+  return Number.isNaN(at) ? now : at;
+}
+
+/** The next state; the same object when the event does not apply to the state (ignored). */
+export function transition(state: PortraitState, event: PortraitEvent): PortraitState {
+  switch (event.type) {
+    case 'agree':
+      return state.kind === 'rules' ? { kind: 'consenting', continuous: event.continuous } : state;
+    case 'consented':
+      return state.kind === 'consenting' ? { kind: 'creating', continuous: state.continuous, renewals: 0 } : state;
+    case 'consentFailed':
+      return state.kind === 'consenting' ? { kind: 'rules', problem: event.problem } : state;
+    case 'created':
+      if (state.kind !== 'creating') return state;
+      return {
+        kind: 'showing',
+        session: {
+          h5Link: event.session.H5Link,
+          handle: event.session.PartnerToken,
+          expiresAt: expiryOf(event.session, event.now),
+          renewals: state.renewals,
+          continuous: state.continuous,
+        },
+      };
+    case 'createFailed':
+      return state.kind === 'creating' ? { kind: 'error', problem: event.problem, retry: { kind: 'create', continuous: state.continuous } } : state;
+    case 'pending':
+      return state.kind === 'showing' ? { kind: 'showing', session: state.session } : state;
+    case 'unsteady':
+      if (state.kind !== 'showing') return state;
+      return event.waitMs === undefined
+        ? { kind: 'showing', session: state.session, problem: event.problem }
+        : { kind: 'showing', session: state.session, problem: event.problem, waitMs: event.waitMs };
+    case 'expired': {
+      if (state.kind !== 'showing') return state;
+      const { renewals, continuous } = state.session;
+      return renewals < AUTO_RENEWALS ? { kind: 'creating', continuous, renewals: renewals + 1 } : { kind: 'expired', continuous };
+    }
+    case 'resolved':
+      return state.kind === 'showing' ? { kind: 'storing', resolved: event.resolved } : state;
+    case 'pollFailed':
+      return state.kind === 'showing' ? { kind: 'error', problem: event.problem, retry: { kind: 'create', continuous: state.session.continuous } } : state;
+    case 'stored':
+      return state.kind === 'storing' ? { kind: 'resolved', group: event.group, assets: event.assets } : state;
+    case 'storeFailed':
+      return state.kind === 'storing' ? { kind: 'error', problem: event.problem, retry: { kind: 'store', resolved: state.resolved } } : state;
+    case 'cancel':
+      return ['consenting', 'creating', 'showing', 'expired', 'error'].includes(state.kind) ? { kind: 'rules' } : state;
+    case 'renew':
+      return state.kind === 'expired' ? { kind: 'creating', continuous: state.continuous, renewals: 0 } : state;
+    case 'retry':
+      if (state.kind !== 'error') return state;
+      return state.retry.kind === 'create'
+        ? { kind: 'creating', continuous: state.retry.continuous, renewals: 0 }
+        : { kind: 'storing', resolved: state.retry.resolved };
+    case 'done':
+      return state.kind === 'resolved' ? { kind: 'rules' } : state;
+    case 'resume':
+      return state.kind === 'rules' ? { kind: 'showing', session: event.session } : state;
+  }
+}
+
+/** How a failed ResolvePartnerToken reads. */
+export type ResolveOutcome = 'pending' | 'expired' | 'used' | 'transient' | 'failed';
+
+/**
+ * `ValidationError` is the service's "not finished yet" (the proxy passes it through), unless its
+ * message says the session expired or was already resolved. Offline, busy, slow: check again.
+ */
+export function classifyResolveError(error: unknown): ResolveOutcome {
+  if (!(error instanceof ApiError)) return 'failed';
+  const failure = error.failure;
+  if (failure.kind === 'rejected' && failure.code === 'ValidationError') {
+    if (/expired/i.test(failure.message)) return 'expired';
+    if (/already (been )?(resolved|used)/i.test(failure.message)) return 'used';
+    return 'pending';
+  }
+  return isTransient(failure) ? 'transient' : 'failed';
+}
+
+/** A failed call as the member reads it; a refused token is recorded so the popup asks to reconnect. */
+export async function problemOf(error: unknown): Promise<Problem> {
+  if (!(error instanceof ApiError)) return { message: t('portrait.error.unexpected', { message: error instanceof Error ? error.message : String(error) }) };
+  const failure = error.failure;
+  switch (failure.kind) {
+    case 'unauthorized':
+      await markNeedsReconnect().catch(() => {});
+      announceChange('settings');
+      return { message: t('portrait.error.unauthorized'), reconnect: true };
+    case 'network':
+      return { message: t('portrait.error.network') };
+    case 'rate_limited':
+      return { message: t('portrait.error.rateLimited', { seconds: Math.max(1, Math.ceil(failure.retryAfterMs / 1000)) }) };
+    case 'rejected':
+      return { message: failure.code === 'AccessDenied' ? t('portrait.error.accessDenied') : failure.message };
+    default:
+      return { message: t('portrait.error.retry', { message: failure.message }) };
+  }
+}
+
+const notConnected = (): Problem => ({ message: t('portrait.error.notConnected'), reconnect: true });
+
+export interface FlowDeps {
+  /** A client for the stored connection; null when not connected or the token was refused. */
+  client: () => Promise<ProxyClient | null>;
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+  pollMs: number;
+}
+
+export const defaultDeps: FlowDeps = {
+  client: async () => {
+    const connection = await getConnection();
+    return connection && !connection.needsReconnect ? new ProxyClient(connection) : null;
+  },
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  pollMs: POLL_MS,
+};
+
+export interface FlowSnapshot {
+  state: PortraitState;
+  /** The last consent recorded for this member, for display. */
+  consent: ConsentRecord | null;
+}
+
+const isPortraitSession = (value: unknown): value is PortraitSession =>
+  !!value && typeof (value as PortraitSession).H5Link === 'string' && typeof (value as PortraitSession).PartnerToken === 'string' && !!(value as PortraitSession).PartnerToken;
+
+const isResolved = (value: unknown): value is ResolvedPortrait => !!value && typeof (value as ResolvedPortrait).GroupId === 'string' && !!(value as ResolvedPortrait).GroupId;
+
+/** Runs the flow: one effect per state; results of an effect whose state was left are dropped. */
+export class PortraitFlow {
+  readonly #deps: FlowDeps;
+  #snapshot: FlowSnapshot = { state: { kind: 'rules' }, consent: null };
+  readonly #listeners = new Set<(snapshot: FlowSnapshot) => void>();
+  /** Bumped on every state change: an effect acts only while its epoch is current. */
+  #epoch = 0;
+  #stopped = false;
+  /** The consent gate: the proxy recorded the consent for this flow (reset when it ends). */
+  #consented = false;
+
+  constructor(deps: Partial<FlowDeps> = {}) {
+    this.#deps = { ...defaultDeps, ...deps };
+  }
+
+  get snapshot(): FlowSnapshot {
+    return this.#snapshot;
+  }
+
+  get state(): PortraitState {
+    return this.#snapshot.state;
+  }
+
+  subscribe(listener: (snapshot: FlowSnapshot) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Reads the last consent and resumes a code an earlier popup left on screen, if still valid. */
+  async start(): Promise<void> {
+    const [consent, session] = await Promise.all([store.readConsent().catch(() => null), store.readSession().catch(() => null)]);
+    if (this.#stopped) return;
+    if (consent) this.#publish({ ...this.#snapshot, consent });
+    if (!session) return;
+    if (session.expiresAt > this.#deps.now() && this.state.kind === 'rules') {
+      // Made after a recorded consent, for the person now scanning it.
+      this.#consented = true;
+      this.dispatch({ type: 'resume', session });
+    } else if (this.state.kind === 'rules') {
+      await store.clearSession().catch(() => {});
+    }
+  }
+
+  /** The view is gone: nothing more is shown. A code on screen stays stored for the next popup. */
+  stop(): void {
+    this.#stopped = true;
+    this.#epoch++;
+  }
+
+  agree = (continuous: boolean) => this.dispatch({ type: 'agree', continuous });
+  cancel = () => this.dispatch({ type: 'cancel' });
+  renew = () => this.dispatch({ type: 'renew' });
+  retry = () => this.dispatch({ type: 'retry' });
+  done = () => this.dispatch({ type: 'done' });
+
+  dispatch(event: PortraitEvent): void {
+    if (this.#stopped) return;
+    const previous = this.state;
+    const next = transition(previous, event);
+    if (next === previous) return;
+    if (event.type === 'consented') this.#consented = true;
+    if (next.kind === 'rules') this.#consented = false;
+    if (next.kind === 'creating' && !this.#consented) return; // unreachable by `transition`; the gate holds regardless
+    const epoch = ++this.#epoch;
+    if (next.kind === 'showing' && (previous.kind !== 'showing' || previous.session !== next.session)) void store.saveSession(next.session).catch(() => {});
+    if (previous.kind === 'showing' && next.kind !== 'showing') void store.clearSession().catch(() => {});
+    this.#publish({ ...this.#snapshot, state: next });
+    void this.#run(next, epoch);
+  }
+
+  #publish(snapshot: FlowSnapshot): void {
+    this.#snapshot = snapshot;
+    for (const listener of this.#listeners) listener(snapshot);
+  }
+
+  #current(epoch: number): boolean {
+    return !this.#stopped && epoch === this.#epoch;
+  }
+
+  /** Dispatches `event` only if the state that produced it is still current. */
+  #then(epoch: number, event: PortraitEvent): void {
+    if (this.#current(epoch)) this.dispatch(event);
+  }
+
+  async #run(state: PortraitState, epoch: number): Promise<void> {
+    try {
+      if (state.kind === 'consenting') await this.#consent(epoch);
+      else if (state.kind === 'creating') await this.#create(state, epoch);
+      else if (state.kind === 'showing') await this.#poll(state, epoch);
+      else if (state.kind === 'storing') await this.#store(state, epoch);
+    } catch (error) {
+      // A bug rather than a failed call: say so instead of hanging in a busy state.
+      const problem = await problemOf(error);
+      if (!this.#current(epoch)) return;
+      this.#epoch++;
+      this.#consented = false;
+      this.#publish({ ...this.#snapshot, state: { kind: 'rules', problem } });
+    }
+  }
+
+  async #consent(epoch: number): Promise<void> {
+    const client = await this.#deps.client();
+    if (!client) return this.#then(epoch, { type: 'consentFailed', problem: notConnected() });
+    let recorded: Awaited<ReturnType<ProxyClient['recordConsent']>> | null;
+    try {
+      recorded = await client.recordConsent(RULES_VERSION);
+    } catch (error) {
+      return this.#then(epoch, { type: 'consentFailed', problem: await problemOf(error) });
+    }
+    const consent: ConsentRecord = {
+      rulesVersion: recorded?.rulesVersion || RULES_VERSION,
+      acceptedAt: recorded?.acceptedAt || new Date(this.#deps.now()).toISOString(),
+    };
+    await store.saveConsent(consent).catch(() => {});
+    if (!this.#current(epoch)) return;
+    this.#publish({ ...this.#snapshot, consent });
+    this.dispatch({ type: 'consented' });
+  }
+
+  async #create(state: Extract<PortraitState, { kind: 'creating' }>, epoch: number): Promise<void> {
+    const client = await this.#deps.client();
+    if (!client) return this.#then(epoch, { type: 'createFailed', problem: notConnected() });
+    try {
+      const session = await client.library('CreatePortraitSession', { ContinuousCreate: state.continuous });
+      if (!isPortraitSession(session)) throw new Error('CreatePortraitSession answered without H5Link or PartnerToken.');
+      this.#then(epoch, { type: 'created', session, now: this.#deps.now() });
+    } catch (error) {
+      this.#then(epoch, { type: 'createFailed', problem: await problemOf(error) });
+    }
+  }
+
+  async #poll(state: Extract<PortraitState, { kind: 'showing' }>, epoch: number): Promise<void> {
+    const { session } = state;
+    const { now, sleep } = this.#deps;
+    // One check lands FINAL_CHECK_MS before the expiry; once past it, the next wake-up is the expiry.
+    const remaining = session.expiresAt - now();
+    const wait = state.waitMs ?? this.#deps.pollMs;
+    await sleep(remaining > FINAL_CHECK_MS ? Math.min(wait, remaining - FINAL_CHECK_MS) : Math.max(0, remaining));
+    if (!this.#current(epoch)) return;
+    const client = await this.#deps.client();
+    if (!client) return this.#then(epoch, { type: 'pollFailed', problem: notConnected() });
+    let resolved: ResolvedPortrait;
+    try {
+      resolved = await client.library('ResolvePartnerToken', { PartnerToken: session.handle });
+      if (!isResolved(resolved)) throw new Error('ResolvePartnerToken answered without a GroupId.');
+    } catch (error) {
+      if (!this.#current(epoch)) return;
+      const outcome = classifyResolveError(error);
+      const expired = now() >= session.expiresAt;
+      if (outcome === 'expired' || ((outcome === 'pending' || outcome === 'transient') && expired)) return this.dispatch({ type: 'expired' });
+      if (outcome === 'pending') return this.dispatch({ type: 'pending' });
+      const problem = outcome === 'used' ? { message: t('portrait.error.used') } : await problemOf(error);
+      if (outcome === 'transient') {
+        const failure = (error as ApiError).failure;
+        return this.#then(epoch, failure.kind === 'rate_limited' ? { type: 'unsteady', problem, waitMs: failure.retryAfterMs } : { type: 'unsteady', problem });
+      }
+      return this.#then(epoch, { type: 'pollFailed', problem });
+    }
+    // The handle is spent now: whatever happened to the view meanwhile, the group must not be lost.
+    if (this.#current(epoch)) return this.dispatch({ type: 'resolved', resolved });
+    await store.clearSession().catch(() => {});
+    await this.#persist(resolved).catch(() => {});
+  }
+
+  async #store(state: Extract<PortraitState, { kind: 'storing' }>, epoch: number): Promise<void> {
+    try {
+      const { group, assets } = await this.#persist(state.resolved);
+      this.#then(epoch, { type: 'stored', group, assets });
+    } catch (error) {
+      const { message } = await problemOf(error);
+      this.#then(epoch, { type: 'storeFailed', problem: { message: t('portrait.error.storeFailed', { name: state.resolved.GroupName, message }) } });
+    }
+  }
+
+  /** The group first (so it is never lost), then its assets; announces both to open views. */
+  async #persist(resolved: ResolvedPortrait): Promise<{ group: GroupRecord; assets: AssetRecord[] }> {
+    const group = await store.storeGroup(resolved, this.#deps.now());
+    try {
+      const client = await this.#deps.client();
+      if (!client) throw new Error(t('portrait.error.notConnected'));
+      const items = await store.listGroupAssets(client, resolved.GroupId);
+      const assets = await store.storeAssets(resolved.GroupId, items, this.#deps.now());
+      announceChange('groups', 'assets');
+      return { group, assets };
+    } catch (error) {
+      announceChange('groups');
+      throw error;
+    }
+  }
+}
