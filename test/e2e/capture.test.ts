@@ -7,16 +7,14 @@
  * polled with list calls, never one GetAsset per asset.
  */
 import { mkdir } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { AdminClient } from '../../scripts/lib/admin-client';
 import { startMediaServer, type MediaServer } from '../support/media-server';
 import { startProxy, startSandbox, TEST_PROXY_SECRETS, type Server as WorkerServer } from '../support/sandbox';
 import { buildExtension, REPO_ROOT } from './support/build-extension';
 import { launchExtension, type LaunchedExtension } from './support/chromium';
+import { clickMenu as clickMenuOf, connectThroughOptions, openExtensionPage, readStore, tabIdOf, type MenuClick } from './support/extension';
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const GROUP_NAME = 'Capture test';
@@ -46,53 +44,15 @@ interface Stats {
 }
 
 let media: MediaServer;
-let pages: { url: string; close(): Promise<void> };
 let sandbox: WorkerServer | undefined;
 let proxy: WorkerServer | undefined;
 let browser: LaunchedExtension | undefined;
 let memberToken: string;
 const pageErrors: string[] = [];
 
-/** A tiny server for the page under test (the media server serves media routes only). */
-async function startPageServer(mediaUrl: string): Promise<{ url: string; close(): Promise<void> }> {
-  const html = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>${GROUP_NAME}</title></head>
-<body>
-  <h1>Media to capture</h1>
-  <img id="image" src="${mediaUrl}/media/sample.png" alt="Sample picture" width="160">
-  <video id="video" src="${mediaUrl}/media/sample.mp4" controls muted width="320"></video>
-  <audio id="audio" src="${mediaUrl}/media/sample.mp3" controls></audio>
-</body>
-</html>`;
-  const server: Server = createServer((req, res) => {
-    if (req.url === '/capture.html') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(html);
-    } else {
-      res.writeHead(404, { 'Content-Type': 'text/plain' });
-      res.end('not found');
-    }
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
-
 beforeAll(async () => {
   await mkdir(SCREENSHOTS, { recursive: true });
   media = await startMediaServer();
-  pages = await startPageServer(media.url);
   sandbox = await startSandbox({ SANDBOX_ASSET_SECONDS: '2' });
   proxy = await startProxy(sandbox.url);
   ({ token: memberToken } = await new AdminClient(proxy.url, TEST_PROXY_SECRETS.ADMIN_TOKEN).add('Capture tester'));
@@ -104,48 +64,11 @@ afterAll(async () => {
   await browser?.close().catch(() => {});
   await proxy?.stop().catch(() => {});
   await sandbox?.stop().catch(() => {});
-  await pages?.close().catch(() => {});
   await media?.close().catch(() => {});
 });
 
-const sw = (): Worker => browser!.serviceWorker;
-
-/** Opens an extension page that records its script errors. */
-async function openExtensionPage(path: string): Promise<Page> {
-  const page = await browser!.context.newPage();
-  page.on('pageerror', (err) => pageErrors.push(`${path}: ${err.message}`));
-  await page.goto(`chrome-extension://${browser!.extensionId}/${path}`);
-  return page;
-}
-
-/** The `assets` store, read in the service worker; empty while the database does not exist yet. */
-function readAssets(): Promise<AssetRow[]> {
-  return sw().evaluate(
-    () =>
-      new Promise<AssetRow[]>((resolve, reject) => {
-        const open = indexedDB.open('arkbridge');
-        // Never create the database here: the extension's own upgrade must do that.
-        open.onupgradeneeded = () => open.transaction?.abort();
-        open.onerror = () => resolve([]);
-        open.onsuccess = () => {
-          const database = open.result;
-          if (!database.objectStoreNames.contains('assets')) {
-            database.close();
-            return resolve([]);
-          }
-          const all = database.transaction('assets').objectStore('assets').getAll();
-          all.onsuccess = () => {
-            database.close();
-            resolve(all.result as AssetRow[]);
-          };
-          all.onerror = () => {
-            database.close();
-            reject(all.error);
-          };
-        };
-      }),
-  );
-}
+const sw = () => browser!.serviceWorker;
+const readAssets = () => readStore<AssetRow>(browser!, 'assets');
 
 /** The notifications created since `recordNotifications` wrapped the API. */
 const readNotifications = (): Promise<NotificationCall[]> =>
@@ -157,31 +80,13 @@ async function sandboxStats(): Promise<Stats> {
   return (await res.json()) as Stats;
 }
 
-/** Calls the background's context-menu handler, as a click on "Add to asset library → <group>" does. */
-function clickMenu(info: { menuItemId: string; mediaType: string; srcUrl: string; pageUrl: string }, tabId: number): Promise<void> {
-  return sw().evaluate(
-    async ({ info, tabId, title }) => {
-      const seam = (globalThis as unknown as { arkbridge: { onMenuClick(info: unknown, tab: unknown): Promise<void> } }).arkbridge;
-      await seam.onMenuClick({ ...info, frameId: 0, editable: false }, { id: tabId, title });
-    },
-    { info, tabId, title: GROUP_NAME },
-  );
-}
+/** A click on "Add to asset library → <group>" on the test page. */
+const clickMenu = (info: MenuClick, tabId: number) => clickMenuOf(browser!, info, { id: tabId, title: GROUP_NAME });
 
 test('captured media goes Processing then Active; failures are explained; polling uses list calls', async () => {
   // --- Connect through the options page (the proxy URL is the build-time default). ---
-  const options = await openExtensionPage('options.html');
-  const proxyField = options.getByLabel('Proxy URL');
-  await proxyField.waitFor({ state: 'visible', timeout: 15_000 });
-  // Built with WXT_DEFAULT_PROXY_URL, the field is prefilled (E2E_SKIP_BUILD=1 reuses an older build).
-  if (process.env.E2E_SKIP_BUILD === '1') await proxyField.fill(proxy!.url);
-  expect(await proxyField.inputValue()).toBe(proxy!.url);
-  await options.getByLabel('Member token').fill(memberToken);
-  await options.getByRole('button', { name: 'Connect', exact: true }).click();
-  await options.getByText('Connected as').waitFor({ state: 'visible', timeout: 30_000 });
+  const options = await connectThroughOptions(browser!, proxy!.url, memberToken, pageErrors);
   expect(await options.getByText('Connected as').innerText()).toContain('Capture tester');
-  // The first group list (none yet) is done before the screenshot.
-  await options.locator('#groups-note').waitFor({ state: 'visible', timeout: 30_000 });
   await options.screenshot({ path: join(SCREENSHOTS, 'options-connected.png'), fullPage: true });
 
   // --- A group created elsewhere (here: straight through the proxy), then "Refresh groups". ---
@@ -199,7 +104,7 @@ test('captured media goes Processing then Active; failures are explained; pollin
 
   // --- The page with the media, and a notification recorder in the service worker. ---
   const page = await browser!.context.newPage();
-  const pageUrl = `${pages.url}/capture.html`;
+  const pageUrl = `${media.url}/page/${encodeURIComponent(GROUP_NAME)}`;
   await page.goto(pageUrl);
   await page.locator('#audio').waitFor({ state: 'attached' });
   const sources = await page.evaluate(() => ({
@@ -208,10 +113,7 @@ test('captured media goes Processing then Active; failures are explained; pollin
     audio: (document.getElementById('audio') as HTMLAudioElement).currentSrc,
   }));
   expect(sources.image).toBe(`${media.url}/media/sample.png`);
-  const tabId = await sw().evaluate(async (url) => {
-    const chrome = (globalThis as unknown as { chrome: { tabs: { query(q: object): Promise<{ id?: number; url?: string }[]> } } }).chrome;
-    return (await chrome.tabs.query({})).find((t) => t.url === url)?.id ?? -1;
-  }, pageUrl);
+  const tabId = await tabIdOf(browser!, pageUrl);
 
   await sw().evaluate(() => {
     const scope = globalThis as unknown as {
@@ -326,7 +228,7 @@ test('captured media goes Processing then Active; failures are explained; pollin
   expect((await sandboxStats())['api/v3']!.actions.CreateAsset).toBe(4);
 
   // --- The popup loads after the capture (its content is another test's concern). ---
-  const popup = await openExtensionPage('popup.html');
+  const popup = await openExtensionPage(browser!, 'popup.html', pageErrors);
   await popup.setViewportSize({ width: 420, height: 600 });
   await popup.waitForLoadState('load');
   await popup.locator('body *').first().waitFor({ state: 'attached', timeout: 10_000 });

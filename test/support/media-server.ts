@@ -6,7 +6,9 @@
  * - `/media/<file>`          the fixture with its Content-Type, Content-Length and Range support;
  * - `/status/<code>`         a tiny text response with that status (200–599);
  * - `/wrong-type/<file>`     the fixture's bytes, but labelled `Content-Type: text/html`;
- * - `/slow/<ms>/<file>`      the fixture after waiting `ms` milliseconds (at most 60 s) before any header.
+ * - `/slow/<ms>/<file>`      the fixture after waiting `ms` milliseconds (at most 60 s) before any header;
+ * - `/page/<title>`          an HTML page titled <title> showing sample.png (#image), sample.mp4
+ *                            (#video) and sample.mp3 (#audio): a web page to capture from.
  * Anything else, or an unknown file, is a 404.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -89,6 +91,9 @@ export async function startMediaServer(port = 0): Promise<MediaServer> {
         return send(res, code, 'text/plain; charset=utf-8', Buffer.from(`status ${code}`));
       }
     }
+    if (route === 'page' && rest.length === 1) {
+      return send(res, 200, 'text/html; charset=utf-8', Buffer.from(galleryPage(rest[0]!)), req.method === 'HEAD');
+    }
     if (route === 'slow' && rest.length === 2 && /^\d+$/.test(rest[0]!)) {
       const ms = Math.min(Number(rest[0]), MAX_DELAY_MS);
       const name = rest[1]!;
@@ -104,6 +109,20 @@ export async function startMediaServer(port = 0): Promise<MediaServer> {
       return;
     }
     send(res, 404, 'text/plain; charset=utf-8', Buffer.from('not found'));
+  }
+
+  function galleryPage(title: string): string {
+    const text = title.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+    return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>${text}</title></head>
+<body>
+  <h1>${text}</h1>
+  <img id="image" src="/media/sample.png" alt="Sample picture" width="160">
+  <video id="video" src="/media/sample.mp4" controls muted width="320"></video>
+  <audio id="audio" src="/media/sample.mp3" controls></audio>
+</body>
+</html>`;
   }
 
   function sendFile(req: IncomingMessage, res: ServerResponse, name: string, typeOverride?: string): void {

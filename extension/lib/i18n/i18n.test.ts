@@ -20,6 +20,25 @@ describe('popup strings', () => {
     expect(t('app.connectedAs', { name: 'Alice' })).toBe('已连接：Alice');
   });
 
+  it('chooses the plural form by count and language', () => {
+    expect(t('library.assetCount', { count: 1 })).toBe('1 asset');
+    expect(t('library.assetCount', { count: 0 })).toBe('0 assets');
+    expect(t('library.assetCount', { count: 12 })).toBe('12 assets');
+    expect(t('library.group.deleteWarning', { count: 0 })).toBe('It has no assets.');
+    expect(t('library.group.deleteWarning', { count: 3 })).toBe('Its 3 assets can no longer be used.');
+    expect(t('generate.blocked', { count: 1 })).toBe('1 problem to fix above before generating.');
+    setLocale('zh-CN');
+    expect(t('library.assetCount', { count: 1 })).toBe('1 个素材');
+  });
+
+  it('uses the same parameters in both languages', () => {
+    const names = (template: string) =>
+      new Set([...template.matchAll(/\{(\w+)(?:, plural,|\})/g)].map((m) => m[1]));
+    for (const key of Object.keys(en) as (keyof typeof en)[]) {
+      expect([...names(zhCN[key])].sort(), key).toEqual([...names(en[key])].sort());
+    }
+  });
+
   it('has a Chinese string for every English key', () => {
     for (const key of Object.keys(en)) expect(zhCN[key as keyof typeof en], key).toBeTruthy();
   });

@@ -17,8 +17,21 @@ let locale: Locale = pickLocale(typeof navigator === 'undefined' ? undefined : n
 export const currentLocale = (): Locale => locale;
 export const setLocale = (next: Locale): void => void (locale = next);
 
-/** The string for `key` in the current language, with `{param}`s filled in. */
+const PLURAL = /\{(\w+), plural, ((?:=?\w+ \{[^{}]*\} ?)+)\}/g;
+
+/** ICU's plural form, the subset we use: `{count, plural, one {# asset} other {# assets}}`. */
+function plurals(template: string, params: Record<string, string | number>): string {
+  return template.replace(PLURAL, (whole, name: string, cases: string) => {
+    const value = params[name];
+    if (typeof value !== 'number') return whole;
+    const forms = new Map([...cases.matchAll(/(=?\w+) \{([^{}]*)\}/g)].map((m) => [m[1]!, m[2]!]));
+    const form = forms.get(`=${value}`) ?? forms.get(new Intl.PluralRules(locale).select(value)) ?? forms.get('other') ?? '';
+    return form.replace(/#/g, String(value));
+  });
+}
+
+/** The string for `key` in the current language, with plural forms chosen and `{param}`s filled in. */
 export function t(key: MessageKey, params: Record<string, string | number> = {}): string {
-  const template = TABLES[locale][key] ?? en[key];
+  const template = plurals(TABLES[locale][key] ?? en[key], params);
   return template.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
 }

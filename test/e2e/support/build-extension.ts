@@ -29,13 +29,19 @@ export function buildExtension(env: Record<string, string> = {}): Promise<string
   return build;
 }
 
+/** The test runner's environment without NODE_ENV=test, which would make Vite build the development bundle (e.g. preact/debug). */
+function productionEnv(): NodeJS.ProcessEnv {
+  const { NODE_ENV: _testMode, ...rest } = process.env;
+  return rest;
+}
+
 function runWxtBuild(env: Record<string, string>): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), 'arkbridge-ext-'));
   const extensionDir = join(outDir, 'chrome-mv3');
   return new Promise((resolve, reject) => {
     const child = spawn('npx', ['wxt', 'build', '--browser', 'chrome', '--mv3'], {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...env, ARKBRIDGE_OUT_DIR: outDir },
+      env: { ...productionEnv(), ...env, ARKBRIDGE_OUT_DIR: outDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -104,7 +104,7 @@ describe('Generate: references and rules before submit', () => {
     const row = document.querySelector('[data-ref="Last frame"]')!;
     expect(row.textContent).toContain('a last_frame needs a first_frame');
     expect(submit().disabled).toBe(true);
-    expect(text()).toContain('1 problem(s) to fix above');
+    expect(text()).toContain('1 problem to fix above');
 
     addUrl('first_frame', 'https://cdn.example.com/start.png');
     expect(submit().disabled).toBe(false);

@@ -41,6 +41,7 @@ import { describeParam, humanize, namedParam } from '@/lib/tasks/present';
 import { resumeSubmissions, submitTask } from '@/lib/tasks/submit';
 import { modelSpec, type ModelSpec, type ReferenceRole } from '../../../../shared';
 import './generate.css';
+import { useFirstPaintMark } from '@/lib/popup/first-paint';
 
 const DRAFT_KEY = 'arkbridge.generate.draft';
 
@@ -87,6 +88,7 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
   const [refused, setRefused] = useState<{ target: ProblemTarget; message: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const assets = useDb(readAssets, ['assets']) ?? [];
+  useFirstPaintMark(info !== null || load.state !== 'loading');
 
   const allowHttp = info?.allowHttp ?? allowHttpSetting;
   const setForm = (next: GenerateForm) => {

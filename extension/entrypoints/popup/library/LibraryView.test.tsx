@@ -60,7 +60,7 @@ describe('Library view: first paint and refresh', () => {
     globalThis.fetch = vi.fn(() => new Promise<Response>(() => {}));
     mount(<LibraryView />);
     await waitText('Stored group');
-    expect(text()).toContain('1 assets');
+    expect(text()).toContain('1 asset');
     await waitText('Refreshing…');
     expect(globalThis.fetch).toHaveBeenCalled();
   });

@@ -14,6 +14,7 @@ import { GroupForm } from './GroupForm';
 import { StatusChip, TypeBadge } from './chips';
 import { VirtualList } from './VirtualList';
 import './library.css';
+import { useFirstPaintMark } from '@/lib/popup/first-paint';
 
 export const ASSET_ROW_HEIGHT = 56;
 export const GROUP_ROW_HEIGHT = 48;
@@ -28,6 +29,7 @@ type Sync = { state: 'idle' } | { state: 'refreshing' } | { state: 'offline' } |
  */
 export function LibraryView() {
   const data = useDb(readLibrary, ['groups', 'assets']);
+  useFirstPaintMark(data !== undefined);
   const [sync, setSync] = useState<Sync>({ state: 'idle' });
   const [groupId, setGroupId] = useState<string | null>(null);
   const [openId, setOpenId] = useState<string | null>(null);

@@ -6,6 +6,7 @@ import { QrPanel } from './QrPanel';
 import { ResultPanel } from './ResultPanel';
 import { RulesPanel } from './RulesPanel';
 import './portrait.css';
+import { useFirstPaintMark } from '@/lib/popup/first-paint';
 
 interface PortraitViewProps {
   /** Tests inject the clock (and may inject the client); the popup uses the real ones. */
@@ -60,6 +61,7 @@ export function PortraitView({ deps = {}, tickMs = 1000 }: PortraitViewProps) {
   }, [flow]);
 
   const { state, consent } = snapshot;
+  useFirstPaintMark(ready);
   const screen = screenOf(state);
   // A new screen: move focus to its heading (not on the first paint), so keyboard and screen
   // reader users land on what changed.

@@ -26,6 +26,7 @@ import { readTasks, refreshTasks } from '@/lib/tasks/refresh';
 import { submitAgain, type SubmittingTask } from '@/lib/tasks/submit';
 import { modelSpec } from '../../../../shared';
 import './tasks.css';
+import { useFirstPaintMark } from '@/lib/popup/first-paint';
 
 export const POLL_MS = 3_000;
 const PAGE = 30;
@@ -44,6 +45,7 @@ interface TasksViewProps {
  */
 export function TasksView({ pollMs = POLL_MS }: TasksViewProps) {
   const tasks = useDb(readTasks, ['tasks']);
+  useFirstPaintMark(tasks !== undefined);
   const [now, setNow] = useState(() => Date.now());
   const [sync, setSync] = useState<Sync>({ state: 'idle' });
   const [limit, setLimit] = useState(PAGE);

@@ -1,0 +1,270 @@
+/**
+ * The popup end to end in Chromium: the built extension, connected through its options page to a
+ * proxy in front of the sandbox (both started here). In the popup a member creates a group, adds an
+ * image to it through the background's context-menu handler and watches it become Active;
+ * generates a video with it as a reference and watches progress reach completion and the player
+ * load the MP4; fails a task on purpose (a reference that cannot be downloaded) and sees the
+ * element the error names; and runs the real-person flow: consent, QR code, the phone page opened
+ * in a second tab and completed, the new group in the library.
+ *
+ * Each screen is saved to test-results/screenshots/popup-*.png. The popup's bundle size and its
+ * first-paint time are printed (numbers to watch, not pass/fail).
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { AdminClient } from '../../scripts/lib/admin-client';
+import { startMediaServer, type MediaServer } from '../support/media-server';
+import { startProxy, startSandbox, TEST_PROXY_SECRETS, type Server } from '../support/sandbox';
+import { buildExtension, REPO_ROOT } from './support/build-extension';
+import { bundleSize, describeBundle } from './support/bundle-size';
+import { launchExtension, type LaunchedExtension } from './support/chromium';
+import { clickMenu, connectThroughOptions, openExtensionPage, readStore, tabIdOf } from './support/extension';
+
+const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
+const MEMBER = 'Popup tester';
+const GROUP_NAME = 'Moodboard';
+const MODEL = 'doubao-seedance-2-0-260128';
+/** The popup's size in Chrome's toolbar (its CSS sets the width; the height is the browser's limit). */
+const POPUP_VIEWPORT = { width: 420, height: 600 };
+
+interface GroupRow { id: string; name: string; type: 'AIGC' | 'LivenessFace' }
+interface AssetRow { localId: string; assetId?: string; groupId: string; name: string; url: string; status: string }
+interface TaskRow { localId: string; id?: string; status: string; idempotencyKey: string }
+
+let media: MediaServer | undefined;
+let sandbox: Server | undefined;
+let proxy: Server | undefined;
+let browser: LaunchedExtension | undefined;
+let extensionDir: string;
+let memberToken: string;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  media = await startMediaServer();
+  // Assets become Active after 2 s; a video takes 8 s, long enough to watch its progress.
+  sandbox = await startSandbox({ SANDBOX_ASSET_SECONDS: '2', SANDBOX_VIDEO_SECONDS: '8' });
+  proxy = await startProxy(sandbox.url);
+  ({ token: memberToken } = await new AdminClient(proxy.url, TEST_PROXY_SECRETS.ADMIN_TOKEN).add(MEMBER));
+  extensionDir = await buildExtension({ WXT_DEFAULT_PROXY_URL: proxy.url });
+  browser = await launchExtension(extensionDir);
+});
+
+afterAll(async () => {
+  // Each step on its own: one failing stop must not leave the others running.
+  await browser?.close().catch(() => {});
+  await proxy?.stop().catch(() => {});
+  await sandbox?.stop().catch(() => {});
+  await media?.close().catch(() => {});
+});
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `popup-${name}.png`), fullPage: true });
+
+async function openPopup(): Promise<Page> {
+  const popup = await openExtensionPage(browser!, 'popup.html', pageErrors);
+  await popup.setViewportSize(POPUP_VIEWPORT);
+  await popup.getByRole('heading', { name: 'Arkbridge' }).waitFor({ state: 'visible', timeout: 15_000 });
+  return popup;
+}
+
+const tab = (popup: Page, name: string) => popup.getByRole('tab', { name, exact: true }).click();
+
+/** The Tasks tab's entry for the newest task (the list is newest first). */
+const newestTask = (popup: Page): Locator => popup.getByRole('list', { name: 'Video tasks, newest first' }).getByRole('listitem').first();
+
+/** Polls `read` until `done` holds, noting every distinct value it passed through. */
+async function watch<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<{ last: T; seen: T[] }> {
+  const seen: T[] = [];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (JSON.stringify(seen.at(-1)) !== JSON.stringify(value)) seen.push(value);
+    if (done(value) || Date.now() > deadline) return { last: value, seen };
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+test('popup: group, capture, generate to completion, a named failure, and the real-person flow', async () => {
+  const options = await connectThroughOptions(browser!, proxy!.url, memberToken, pageErrors);
+  await options.close();
+
+  // --- Library: create a group in the popup. ---
+  const popup = await openPopup();
+  expect(await popup.getByText(`Connected as ${MEMBER}`).isVisible()).toBe(true);
+  await tab(popup, 'Library');
+  await popup.getByText('No groups yet.').waitFor({ state: 'visible', timeout: 15_000 });
+  await shot(popup, '01-library-empty');
+  await popup.getByRole('button', { name: 'New group' }).click();
+  await popup.getByLabel('Group name').fill(GROUP_NAME);
+  await popup.getByLabel('Description').fill('References for the spring campaign.');
+  await shot(popup, '02-new-group');
+  await popup.getByRole('button', { name: 'Create group' }).click();
+  await popup.getByRole('heading', { name: GROUP_NAME }).waitFor({ state: 'visible', timeout: 15_000 });
+  const group = (await readStore<GroupRow>(browser!, 'groups')).find((g) => g.name === GROUP_NAME);
+  expect(group, 'the new group is stored in IndexedDB').toMatchObject({ type: 'AIGC' });
+
+  // --- Add an image from a web page through the context-menu handler; it turns Active in the popup. ---
+  const pageUrl = `${media!.url}/page/${encodeURIComponent('Spring references')}`;
+  const page = await browser!.context.newPage();
+  await page.goto(pageUrl);
+  const imageUrl = await page.evaluate(() => (document.getElementById('image') as HTMLImageElement).currentSrc);
+  await clickMenu(browser!, { menuItemId: `arkbridge-media/group:${group!.id}`, mediaType: 'image', srcUrl: imageUrl, pageUrl }, { id: await tabIdOf(browser!, pageUrl), title: 'Spring references' });
+  const asset = (await readStore<AssetRow>(browser!, 'assets')).find((a) => a.url === imageUrl);
+  expect(asset, 'the click is recorded at once').toMatchObject({ groupId: group!.id });
+  const row = popup.getByRole('option').filter({ hasText: asset!.name });
+  const rowStatuses = await watch(
+    async () => ((await row.count()) ? (await row.locator('.chip').first().innerText()).trim() : ''),
+    (status) => status === 'Active',
+    60_000,
+  );
+  expect(rowStatuses.last, `statuses shown: ${JSON.stringify(rowStatuses.seen)}`).toBe('Active');
+  expect(rowStatuses.seen).toContain('Processing');
+  await shot(popup, '03-asset-active');
+
+  // --- Generate with the asset as reference image. ---
+  await tab(popup, 'Generate');
+  const model = popup.getByLabel('Model', { exact: true });
+  await model.waitFor({ state: 'visible', timeout: 30_000 });
+  await model.selectOption(MODEL);
+  await popup.getByLabel('Prompt', { exact: true }).fill('A slow dolly shot across the reference picture, spring light.');
+  await popup.getByLabel('Add a reference as').selectOption('reference_image');
+  await popup.getByRole('button', { name: 'Add from library' }).click();
+  await popup.getByRole('button', { name: `Add ${asset!.name}` }).click();
+  await popup.getByLabel('Duration (s)').fill('5');
+  const panel = popup.getByRole('tabpanel');
+  await panel.evaluate((el) => el.scrollTo(0, 0));
+  await shot(popup, '04-generate-form');
+  await panel.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await shot(popup, '05-generate-submit');
+  const submit = popup.getByRole('button', { name: 'Generate video' });
+  expect(await submit.isEnabled()).toBe(true);
+  await submit.click();
+
+  // --- Tasks: progress, then completion with a player that loads the MP4. ---
+  const task = newestTask(popup);
+  await task.waitFor({ state: 'visible', timeout: 15_000 });
+  const stored = (await readStore<TaskRow>(browser!, 'tasks'))[0];
+  expect(stored?.idempotencyKey, 'the task and its key are stored before the request').toMatch(/\S/);
+  let progressShot = false;
+  const taskStatuses = await watch(
+    async () => {
+      const status = (await task.locator('.task__status').innerText()).trim();
+      if (!progressShot && /^Generating [1-9]/.test(status)) {
+        progressShot = true;
+        await shot(popup, '06-task-progress');
+      }
+      return status;
+    },
+    (status) => status === 'Completed' || status === 'Failed',
+    60_000,
+  );
+  expect(taskStatuses.last, `statuses shown: ${JSON.stringify(taskStatuses.seen)}`).toBe('Completed');
+  expect(taskStatuses.seen.some((s) => /^Generating \d+%$/.test(s)), `statuses shown: ${JSON.stringify(taskStatuses.seen)}`).toBe(true);
+  const player = task.getByLabel('Generated video');
+  await player.waitFor({ state: 'visible' });
+  await popup.waitForFunction(
+    (el) => (el as HTMLVideoElement).readyState >= 1 && (el as HTMLVideoElement).videoWidth > 0,
+    await player.elementHandle(),
+    { timeout: 20_000 },
+  );
+  const video = await player.evaluate((el) => ({ src: (el as HTMLVideoElement).currentSrc, width: (el as HTMLVideoElement).videoWidth, height: (el as HTMLVideoElement).videoHeight, duration: (el as HTMLVideoElement).duration }));
+  expect(video.src).toMatch(/\.mp4$/);
+  expect(video).toMatchObject({ width: 320, height: 180 });
+  expect(video.duration).toBeGreaterThan(1);
+  expect(await task.getByRole('button', { name: 'Download' }).isVisible()).toBe(true);
+  expect(await task.getByText(/Links expire about 24 hours/).isVisible()).toBe(true);
+  await shot(popup, '07-task-completed');
+
+  // --- A task that fails on purpose: its second reference image cannot be downloaded. ---
+  await tab(popup, 'Generate');
+  await popup.getByLabel('Prompt', { exact: true }).waitFor({ state: 'visible', timeout: 15_000 });
+  // The form was kept: the library asset is still reference image 1.
+  expect(await popup.getByRole('button', { name: 'Remove Reference image 1' }).count()).toBe(1);
+  const unreachable = `${media!.url}/status/404`;
+  await popup.getByLabel('Reference URL').fill(unreachable);
+  await popup.getByRole('button', { name: 'Add URL' }).click();
+  await popup.getByRole('button', { name: 'Remove Reference image 2' }).waitFor({ state: 'visible' });
+  await popup.getByRole('button', { name: 'Generate video' }).click();
+  const failing = newestTask(popup);
+  await failing.getByText('Failed', { exact: true }).waitFor({ state: 'visible', timeout: 60_000 });
+  expect(await failing.locator('.task__error').innerText()).toMatch(/^Problem with Reference image 2:.*download failed/s);
+  const named = failing.locator('.task__line--named');
+  expect(await named.count()).toBe(1);
+  expect(await named.innerText()).toContain('Reference image 2');
+  expect(await named.innerText()).toContain(unreachable);
+  expect(await named.getAttribute('aria-current')).toBe('true');
+  expect(await failing.getByRole('button', { name: 'Submit again' }).isVisible()).toBe(true);
+  await shot(popup, '08-task-failed');
+  const tasksBefore = (await readStore<TaskRow>(browser!, 'tasks')).length;
+  expect(tasksBefore).toBe(2);
+
+  // --- Real person: nothing happens before consent; then the QR code, completed on a "phone". ---
+  await tab(popup, 'Real person');
+  const start = popup.getByRole('button', { name: 'Record consent and show QR code' });
+  await start.waitFor({ state: 'visible', timeout: 15_000 });
+  expect(await popup.getByText('Authorization and personal-information rules').isVisible()).toBe(true);
+  expect(await start.isDisabled()).toBe(true);
+  await shot(popup, '09-portrait-rules');
+  await popup.getByLabel('I have shown these rules to the person and they agree').check();
+  await start.click();
+  const qr = popup.getByRole('img', { name: 'QR code for the phone authorization page' });
+  await qr.waitFor({ state: 'visible', timeout: 30_000 });
+  expect(await qr.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  expect(await popup.getByRole('timer').innerText()).toMatch(/^Code expires in \d/);
+  const h5Link = await popup.getByLabel('Phone link').inputValue();
+  expect(h5Link).toMatch(/\/h5\/portrait\//);
+  expect(h5Link, 'the partner token stays on the proxy').not.toMatch(/PartnerToken|token=/i);
+  await shot(popup, '10-portrait-qr');
+
+  const phone = await browser!.context.newPage();
+  await phone.setViewportSize({ width: 390, height: 844 });
+  await phone.goto(h5Link);
+  await phone.locator('#consent').check();
+  await phone.getByRole('button', { name: 'Start liveness check' }).click();
+  await phone.locator('#details').waitFor({ state: 'visible', timeout: 15_000 });
+  const personGroup = `Actor ${Date.now()}`;
+  await phone.locator('#name').fill(personGroup);
+  await phone.locator('#description').fill('Lead actor, consent recorded in the popup test.');
+  await phone.getByRole('button', { name: 'Finish' }).click();
+  await phone.locator('#done').waitFor({ state: 'visible', timeout: 15_000 });
+  await phone.screenshot({ path: join(SCREENSHOTS, 'popup-11-phone-done.png'), fullPage: true });
+  await phone.close();
+
+  await popup.getByText('The real-person group was created.').waitFor({ state: 'visible', timeout: 30_000 });
+  expect(await popup.getByText(personGroup).first().isVisible()).toBe(true);
+  await shot(popup, '12-portrait-resolved');
+  const personRecord = (await readStore<GroupRow>(browser!, 'groups')).find((g) => g.name === personGroup);
+  expect(personRecord, 'the real-person group is stored in IndexedDB').toMatchObject({ type: 'LivenessFace' });
+
+  await tab(popup, 'Library');
+  const allGroups = popup.getByRole('button', { name: '← All groups' });
+  if (await allGroups.count()) await allGroups.click();
+  const personRow = popup.getByRole('option').filter({ hasText: personGroup });
+  await personRow.waitFor({ state: 'visible', timeout: 15_000 });
+  expect(await personRow.innerText()).toContain('Real person');
+  await shot(popup, '13-library-groups');
+  await popup.close();
+  await page.close();
+
+  // --- Numbers: the popup's bundle and its first paint from IndexedDB (a fresh page). ---
+  const again = await openPopup();
+  const timing = await again.evaluate(async () => {
+    const mark = 'arkbridge:first-data-paint';
+    for (let i = 0; i < 100 && !performance.getEntriesByName(mark).length; i++) await new Promise((r) => setTimeout(r, 50));
+    const first = performance.getEntriesByName(mark)[0]?.startTime ?? null;
+    const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null;
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    return { first, fcp, domContentLoaded: nav?.domContentLoadedEventEnd ?? null };
+  });
+  expect(timing.first, 'the popup marks its first paint of saved data').not.toBeNull();
+  await shot(again, '14-reopened');
+  await again.close();
+  const ms = (value: number | null) => (value === null ? 'n/a' : `${value.toFixed(0)} ms`);
+  console.info(describeBundle('popup.html', bundleSize(extensionDir, 'popup.html')));
+  console.info(`popup first paint: first contentful paint ${ms(timing.fcp)}, saved library shown at ${ms(timing.first)}, DOMContentLoaded ${ms(timing.domContentLoaded)} (from navigation start, headless Chromium)`);
+  console.info(`popup e2e: asset statuses ${JSON.stringify(rowStatuses.seen)}; task statuses ${JSON.stringify(taskStatuses.seen)}`);
+
+  expect(pageErrors).toEqual([]);
+});

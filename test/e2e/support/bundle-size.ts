@@ -1,0 +1,71 @@
+/**
+ * What a page of the built extension downloads: the files its HTML names and the chunks they
+ * import, split into what the first paint needs (static imports, stylesheets) and what is loaded
+ * on demand (dynamic `import()`), with raw and gzip sizes.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+export interface BundleFile {
+  path: string;
+  bytes: number;
+  gzipBytes: number;
+}
+
+export interface BundleSize {
+  /** The HTML, its scripts and stylesheets, and every chunk they import statically. */
+  initial: BundleFile[];
+  /** Chunks loaded later with `import()` (and what only they import). */
+  lazy: BundleFile[];
+}
+
+const sum = (files: BundleFile[], key: 'bytes' | 'gzipBytes') => files.reduce((total, file) => total + file[key], 0);
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+function measure(dir: string, path: string): BundleFile {
+  const content = readFileSync(join(dir, path));
+  return { path, bytes: content.length, gzipBytes: gzipSync(content, { level: 9 }).length };
+}
+
+/** Root-relative paths (`/chunks/x.js`) a page's HTML loads. */
+function htmlReferences(html: string): string[] {
+  return [...html.matchAll(/<(?:script|link)\b[^>]*?\b(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1]!.slice(1));
+}
+
+/** The chunks a minified module imports: `from"./x.js"` / `import"./x.js"` statically, `import("./x.js")` lazily. */
+function jsImports(code: string, from: string): { static: string[]; lazy: string[] } {
+  const base = from.slice(0, from.lastIndexOf('/') + 1);
+  const resolve = (spec: string) => (spec.startsWith('/') ? spec.slice(1) : join(base, spec));
+  const staticImports = [...code.matchAll(/(?:\bfrom|\bimport)\s*["'](\.{1,2}\/[^"']+|\/[^"']+)["']/g)].map((m) => resolve(m[1]!));
+  const lazyImports = [...code.matchAll(/\bimport\(\s*["'](\.{1,2}\/[^"']+|\/[^"']+)["']\s*\)/g)].map((m) => resolve(m[1]!));
+  return { static: staticImports, lazy: lazyImports };
+}
+
+/** Measures `page` (e.g. `popup.html`) of the built extension in `dir`. */
+export function bundleSize(dir: string, page: string): BundleSize {
+  const initial = new Set<string>([page]);
+  const lazy = new Set<string>();
+  const queue: { path: string; lazy: boolean }[] = htmlReferences(readFileSync(join(dir, page), 'utf8')).map((path) => ({ path, lazy: false }));
+  while (queue.length) {
+    const { path, lazy: isLazy } = queue.shift()!;
+    if (initial.has(path) || (isLazy && lazy.has(path))) continue;
+    if (isLazy) lazy.add(path);
+    else {
+      lazy.delete(path);
+      initial.add(path);
+    }
+    if (!path.endsWith('.js')) continue;
+    const imports = jsImports(readFileSync(join(dir, path), 'utf8'), path);
+    for (const next of imports.static) queue.push({ path: next, lazy: isLazy });
+    for (const next of imports.lazy) queue.push({ path: next, lazy: true });
+  }
+  return { initial: [...initial].map((p) => measure(dir, p)), lazy: [...lazy].map((p) => measure(dir, p)) };
+}
+
+/** One line for the test log: "popup.html: first paint 155.2 KB (48.0 KB gzip) in 4 files; on demand 21.5 KB (…)". */
+export function describeBundle(page: string, size: BundleSize): string {
+  const part = (files: BundleFile[]) => `${kb(sum(files, 'bytes'))} (${kb(sum(files, 'gzipBytes'))} gzip) in ${files.length} files`;
+  const lazy = size.lazy.length ? `; loaded on demand ${part(size.lazy)} [${size.lazy.map((f) => f.path).join(', ')}]` : '';
+  return `${page}: first paint needs ${part(size.initial)} [${size.initial.map((f) => `${f.path} ${kb(f.bytes)}`).join(', ')}]${lazy}`;
+}

@@ -1,0 +1,90 @@
+/**
+ * Driving the built extension in Chromium: its pages, its IndexedDB, its options-page connection
+ * and its context-menu handler (native menus cannot be clicked, so tests call the handler the menu
+ * click would call, through the service worker).
+ */
+import type { Page } from 'playwright-core';
+import type { LaunchedExtension } from './chromium';
+
+/** Opens an extension page (e.g. `popup.html`); its script errors are pushed to `errors`. */
+export async function openExtensionPage(browser: LaunchedExtension, path: string, errors: string[]): Promise<Page> {
+  const page = await browser.context.newPage();
+  page.on('pageerror', (err) => errors.push(`${path}: ${err.message}`));
+  await page.goto(`chrome-extension://${browser.extensionId}/${path}`);
+  return page;
+}
+
+/** Every record of one store of the extension's database, read in the service worker; empty while the database does not exist yet. */
+export function readStore<T>(browser: LaunchedExtension, store: string): Promise<T[]> {
+  return browser.serviceWorker.evaluate(
+    (name) =>
+      new Promise<T[]>((resolve, reject) => {
+        const open = indexedDB.open('arkbridge');
+        // Never create the database here: the extension's own upgrade must do that.
+        open.onupgradeneeded = () => open.transaction?.abort();
+        open.onerror = () => resolve([]);
+        open.onsuccess = () => {
+          const database = open.result;
+          if (!database.objectStoreNames.contains(name)) {
+            database.close();
+            return resolve([]);
+          }
+          const all = database.transaction(name).objectStore(name).getAll();
+          all.onsuccess = () => {
+            database.close();
+            resolve(all.result as T[]);
+          };
+          all.onerror = () => {
+            database.close();
+            reject(all.error);
+          };
+        };
+      }),
+    store,
+  );
+}
+
+/**
+ * Connects the extension through its options page: proxy URL (prefilled by a build with
+ * WXT_DEFAULT_PROXY_URL; filled here when E2E_SKIP_BUILD=1 reuses an older build), member token,
+ * Connect, then waits until the first group list is loaded. Returns the options page.
+ */
+export async function connectThroughOptions(browser: LaunchedExtension, proxyUrl: string, token: string, errors: string[]): Promise<Page> {
+  const options = await openExtensionPage(browser, 'options.html', errors);
+  const proxyField = options.getByLabel('Proxy URL');
+  await proxyField.waitFor({ state: 'visible', timeout: 15_000 });
+  if (process.env.E2E_SKIP_BUILD === '1') await proxyField.fill(proxyUrl);
+  if ((await proxyField.inputValue()) !== proxyUrl) throw new Error(`the options page shows proxy ${await proxyField.inputValue()}, not ${proxyUrl}`);
+  await options.getByLabel('Member token').fill(token);
+  await options.getByRole('button', { name: 'Connect', exact: true }).click();
+  await options.getByText('Connected as').waitFor({ state: 'visible', timeout: 30_000 });
+  await options.locator('#groups-note').waitFor({ state: 'visible', timeout: 30_000 });
+  return options;
+}
+
+/** What a context-menu click passes to the handler (the fields the extension reads). */
+export interface MenuClick {
+  menuItemId: string;
+  mediaType: string;
+  srcUrl: string;
+  pageUrl: string;
+}
+
+/** Calls the background's context-menu handler, as a click on "Add to asset library → <group>" does. */
+export function clickMenu(browser: LaunchedExtension, info: MenuClick, tab: { id: number; title: string }): Promise<void> {
+  return browser.serviceWorker.evaluate(
+    async ({ info, tab }) => {
+      const seam = (globalThis as unknown as { arkbridge: { onMenuClick(info: unknown, tab: unknown): Promise<void> } }).arkbridge;
+      await seam.onMenuClick({ ...info, frameId: 0, editable: false }, tab);
+    },
+    { info, tab },
+  );
+}
+
+/** The browser tab id of the open page at `url` (-1 when none). */
+export function tabIdOf(browser: LaunchedExtension, url: string): Promise<number> {
+  return browser.serviceWorker.evaluate(async (wanted) => {
+    const chrome = (globalThis as unknown as { chrome: { tabs: { query(q: object): Promise<{ id?: number; url?: string }[]> } } }).chrome;
+    return (await chrome.tabs.query({})).find((t) => t.url === wanted)?.id ?? -1;
+  }, url);
+}
