@@ -1,5 +1,5 @@
-import { LIMITS, type AssetGroupListItem } from '../../shared';
 import type { ProxyClient } from './api/client';
+import { listAll } from './api/list-all';
 import { db, type GroupRecord } from './db';
 
 /** Key of the default group's id in the `settings` store (read by the context menu). */
@@ -15,19 +15,8 @@ const MAX_PAGES = 100;
  * no longer exists. Answers the groups, sorted by name.
  */
 export async function refreshGroups(client: ProxyClient): Promise<GroupRecord[]> {
-  const listed: AssetGroupListItem[] = [];
-  for (let page = 1; page <= MAX_PAGES; page++) {
-    // Oldest first: a group created while paging lands on a later page instead of shifting earlier ones.
-    const result = await client.library('ListAssetGroups', {
-      PageNumber: page,
-      PageSize: LIMITS.pageSizeMax,
-      SortBy: 'CreateTime',
-      SortOrder: 'Asc',
-    });
-    const items = result?.Items ?? [];
-    listed.push(...items);
-    if (items.length < LIMITS.pageSizeMax || (typeof result.TotalCount === 'number' && listed.length >= result.TotalCount)) break;
-  }
+  // Oldest first: a group created while paging lands on a later page instead of shifting earlier ones.
+  const { items: listed } = await listAll(client, 'ListAssetGroups', { SortBy: 'CreateTime', SortOrder: 'Asc' }, { maxPages: MAX_PAGES });
 
   const database = await db();
   const tx = database.transaction(['groups', 'settings'], 'readwrite');

@@ -4,7 +4,8 @@ import { ProxyClient } from '../api/client';
 import { db } from '../db';
 import { PROXY_URL, TOKEN } from '../testing/fake-proxy';
 import { assetRecord, putGroup, resetState } from '../testing/setup';
-import { GROUP_BATCH, loadReadiness, refreshLibrary, refreshLibraryIfStale } from './refresh';
+import { GROUP_BATCH } from '../api/list-all';
+import { loadReadiness, refreshLibrary, refreshLibraryIfStale } from './refresh';
 import { LibraryFakeProxy } from './testing/fake-library';
 
 let proxy: LibraryFakeProxy;

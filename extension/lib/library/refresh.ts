@@ -1,13 +1,9 @@
-import { LIMITS, type Asset, type AssetListItem } from '../../../shared';
+import type { Asset } from '../../../shared';
 import type { ProxyClient } from '../api/client';
+import { listAssetsOfGroups } from '../api/list-all';
 import { announceChange, db, newLocalId, type AssetRecord } from '../db';
 import { refreshGroups } from '../groups';
 import { tellBackground } from '../messages';
-
-/** Group ids per ListAssets filter: a library with many groups is listed in several batches. */
-export const GROUP_BATCH = 100;
-/** Safety stop: at most this many pages per batch (100 assets a page). */
-const MAX_PAGES = 1000;
 
 export interface RefreshOutcome {
   groups: number;
@@ -17,34 +13,8 @@ export interface RefreshOutcome {
   removed: number;
 }
 
-/** Every asset of these groups, one ListAssets call per page of 100. */
-async function listAssets(client: ProxyClient, groupIds: string[]): Promise<{ items: AssetListItem[]; complete: boolean }> {
-  const items: AssetListItem[] = [];
-  let complete = true;
-  for (let start = 0; start < groupIds.length; start += GROUP_BATCH) {
-    const GroupIds = groupIds.slice(start, start + GROUP_BATCH);
-    let listed = 0;
-    for (let page = 1; ; page++) {
-      // Oldest first: an asset created while paging lands on a later page instead of shifting earlier ones.
-      const result = await client.library('ListAssets', {
-        Filter: { GroupIds },
-        PageNumber: page,
-        PageSize: LIMITS.pageSizeMax,
-        SortBy: 'CreateTime',
-        SortOrder: 'Asc',
-      });
-      const pageItems = result?.Items ?? [];
-      items.push(...pageItems);
-      listed += pageItems.length;
-      if (pageItems.length < LIMITS.pageSizeMax || (typeof result.TotalCount === 'number' && listed >= result.TotalCount)) break;
-      if (page >= MAX_PAGES) {
-        complete = false;
-        break;
-      }
-    }
-  }
-  return { items, complete };
-}
+/** Oldest first: an asset created while paging lands on a later page instead of shifting earlier ones. */
+const OLDEST_FIRST = { SortBy: 'CreateTime', SortOrder: 'Asc' } as const;
 
 const sameGroups = (a: { id: string; name: string }[], b: { id: string; name: string }[]) =>
   a.length === b.length && a.every((g, i) => g.id === b[i]!.id && g.name === b[i]!.name);
@@ -71,7 +41,7 @@ export async function refreshLibrary(client: ProxyClient, now: () => number = Da
   await database.put('settings', started, REFRESHED_AT);
   const before = (await database.getAll('groups')).sort((a, b) => a.id.localeCompare(b.id));
   const groups = await refreshGroups(client);
-  const { items, complete } = groups.length ? await listAssets(client, groups.map((g) => g.id)) : { items: [], complete: true };
+  const { items, complete } = groups.length ? await listAssetsOfGroups(client, groups.map((g) => g.id), OLDEST_FIRST) : { items: [], complete: true };
 
   const tx = database.transaction('assets', 'readwrite');
   const store = tx.store;

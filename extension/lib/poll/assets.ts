@@ -1,5 +1,6 @@
-import { LIMITS, type AssetListItem } from '../../../shared';
+import type { AssetListItem } from '../../../shared';
 import type { ProxyClient } from '../api/client';
+import { listAssetsOfGroups } from '../api/list-all';
 import { ApiError } from '../api/errors';
 import { db, type AssetRecord } from '../db';
 
@@ -10,15 +11,8 @@ export interface AssetPollResult {
   pending: number;
 }
 
-/** Every page of a ListAssets query (100 a page). */
-async function listAll(client: ProxyClient, filter: { GroupIds: string[]; Statuses: AssetListItem['Status'][] }, until?: (items: AssetListItem[]) => boolean) {
-  const items: AssetListItem[] = [];
-  for (let page = 1; ; page++) {
-    const result = await client.library('ListAssets', { Filter: filter, PageNumber: page, PageSize: LIMITS.pageSizeMax, SortBy: 'UpdateTime', SortOrder: 'Desc' });
-    items.push(...result.Items);
-    if (page * result.PageSize >= result.TotalCount || result.Items.length === 0 || until?.(items)) return items;
-  }
-}
+/** Most recently updated first: the assets that just changed come first. */
+const RECENT_FIRST = { SortBy: 'UpdateTime', SortOrder: 'Desc' } as const;
 
 /**
  * An asset missing from both lists: rare (deleted, or it moved between pages while they were read).
@@ -44,13 +38,17 @@ export async function pollAssets(client: ProxyClient, now = Date.now()): Promise
   if (!processing.length) return { changed: [], pending: 0 };
   const groupsOf = (records: AssetRecord[]) => [...new Set(records.map((a) => a.groupId))];
 
-  const still = new Set((await listAll(client, { GroupIds: groupsOf(processing), Statuses: ['Processing'] })).map((a) => a.Id));
+  const still = new Set((await listAssetsOfGroups(client, groupsOf(processing), { Filter: { Statuses: ['Processing'] }, ...RECENT_FIRST })).items.map((a) => a.Id));
   const moved = processing.filter((a) => !still.has(a.assetId!));
   if (!moved.length) return { changed: [], pending: processing.length };
 
   const wanted = new Set(moved.map((a) => a.assetId!));
   const found = new Map(
-    (await listAll(client, { GroupIds: groupsOf(moved), Statuses: ['Active', 'Failed'] }, (items) => [...wanted].every((id) => items.some((i) => i.Id === id))))
+    (
+      await listAssetsOfGroups(client, groupsOf(moved), { Filter: { Statuses: ['Active', 'Failed'] }, ...RECENT_FIRST }, {
+        until: (items) => [...wanted].every((id) => items.some((i) => i.Id === id)),
+      })
+    ).items
       .filter((i) => wanted.has(i.Id))
       .map((i) => [i.Id, i]),
   );

@@ -1,5 +1,6 @@
-import { LIMITS, type AssetListItem, type ResolvedPortrait } from '../../../shared';
+import type { AssetListItem, ResolvedPortrait } from '../../../shared';
 import type { ProxyClient } from '../api/client';
+import { listAll } from '../api/list-all';
 import { db, newLocalId, type AssetRecord, type GroupRecord } from '../db';
 
 /** The last consent the proxy recorded for this member (shown under the rules). */
@@ -48,20 +49,8 @@ export async function clearSession(): Promise<void> {
 
 /** Every asset of a real-person group: ListAssets with its id and GroupType LivenessFace, 100 a page. */
 export async function listGroupAssets(client: ProxyClient, groupId: string): Promise<AssetListItem[]> {
-  const items: AssetListItem[] = [];
-  for (let page = 1; page <= 100; page++) {
-    const result = await client.library('ListAssets', {
-      Filter: { GroupIds: [groupId], GroupType: 'LivenessFace' },
-      PageNumber: page,
-      PageSize: LIMITS.pageSizeMax,
-      SortBy: 'CreateTime',
-      SortOrder: 'Asc',
-    });
-    const pageItems = result?.Items ?? [];
-    items.push(...pageItems);
-    if (pageItems.length < LIMITS.pageSizeMax || (typeof result.TotalCount === 'number' && items.length >= result.TotalCount)) break;
-  }
-  return items;
+  const listed = await listAll(client, 'ListAssets', { Filter: { GroupIds: [groupId], GroupType: 'LivenessFace' }, SortBy: 'CreateTime', SortOrder: 'Asc' }, { maxPages: 100 });
+  return listed.items;
 }
 
 /** Records the resolved group (type LivenessFace, used now) in IndexedDB, before its assets are listed. */
