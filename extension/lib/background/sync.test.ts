@@ -5,7 +5,10 @@ import { getConnection } from '../connection';
 import { closeDb, db, type TaskRecord } from '../db';
 import { FakeProxy } from '../testing/fake-proxy';
 import { connect, putGroup, resetState, shown, type BrowserMocks } from '../testing/setup';
-import { ALARM, resetBackoff, syncSoon } from './sync';
+import { ProxyClient } from '../api/client';
+import { saveSession } from '../portrait/store';
+import { FakePortraitProxy, PROXY_URL, TOKEN } from '../portrait/testing/fake-portrait';
+import { ALARM, PORTRAIT_CHECK_MS, resetBackoff, syncSoon } from './sync';
 
 const T0 = 1_700_000_000_000;
 let proxy: FakeProxy;
@@ -240,5 +243,25 @@ describe('syncSoon', () => {
     expect(await alarmDelay()).toBeNull();
     await syncSoon();
     expect(mocks.notify).toHaveBeenCalledTimes(2);
+  });
+
+  it('checks a QR code left by a closed popup every few seconds until the person finished, then stops', async () => {
+    const portrait = new FakePortraitProxy(() => Date.now());
+    vi.stubGlobal('fetch', portrait.fetch);
+    const client = new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, portrait.fetch);
+    await client.recordConsent('test-rules');
+    const made = await client.library('CreatePortraitSession', {});
+    await saveSession({ h5Link: made.H5Link, handle: made.PartnerToken, expiresAt: Date.now() + made.ExpiresIn * 1000, renewals: 0, continuous: false });
+
+    await syncSoon();
+    expect(portrait.actions().at(-1)).toBe('ResolvePartnerToken');
+    expect(await alarmDelay()).toBe(PORTRAIT_CHECK_MS);
+    expect(await badge()).toBe('');
+
+    portrait.complete(made.H5Link, 'Grace Hopper');
+    await alarmFires();
+    expect((await (await db()).getAll('groups')).find((g) => g.type === 'LivenessFace')).toMatchObject({ name: 'Grace Hopper' });
+    expect(shown(mocks.notify)).toEqual([[expect.stringMatching(/^portrait-/), 'Real-person group created: Grace Hopper', '1 captured asset. Only Active ones can be used for video.']]);
+    expect(await alarmDelay()).toBeNull();
   });
 });

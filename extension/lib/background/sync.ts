@@ -6,8 +6,10 @@ import { announceChange, db, type AssetRecord, type TaskRecord } from '../db';
 import { notify, setBadge } from '../notify';
 import { pollAssets } from '../poll/assets';
 import { pollTasks } from '../poll/tasks';
+import { readSession } from '../portrait/store';
 import { drainQueue } from '../queue/drain';
 import { resumeSubmissions } from '../tasks/submit';
+import { checkPendingPortrait } from './portrait';
 
 /**
  * One pass of the background engine: send queued creates, bring Processing assets and unfinished
@@ -19,6 +21,8 @@ export const ALARM = 'arkbridge-sync';
 const FIRST_DELAY_MS = 2_000;
 const MAX_DELAY_MS = 60_000;
 const DELAY_KEY = 'syncDelayMs';
+/** Pace of the checks of a QR code left by a closed popup (the person is busy on the phone). */
+export const PORTRAIT_CHECK_MS = 5_000;
 
 let running: Promise<void> | null = null;
 let again = false;
@@ -69,6 +73,7 @@ async function syncOnce(): Promise<void> {
     changed ||= assets.changed.length > 0 || tasks.changed.length > 0;
     await announceAssets(assets.changed.map((a) => a.localId));
     await announceTasks(tasks.changed);
+    changed ||= (await checkPendingPortrait(client)) === 'resolved';
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.failure.kind === 'unauthorized') return reconnect();
@@ -97,11 +102,13 @@ async function pending(): Promise<{ queued: number; polled: number }> {
 async function schedule(changed: boolean, queueAt: number | null, rateLimitedMs: number | null): Promise<void> {
   const { queued, polled } = await pending();
   await setBadge(queued + polled);
-  if (queued + polled === 0) return stop();
+  const portrait = await readSession();
+  const portraitAt = portrait && portrait.expiresAt > Date.now() ? PORTRAIT_CHECK_MS : Infinity;
+  if (queued + polled === 0 && portraitAt === Infinity) return stop();
   const database = await db();
   const previous = ((await database.get('settings', DELAY_KEY)) as number | undefined) ?? FIRST_DELAY_MS;
   const pollDelay = changed ? FIRST_DELAY_MS : Math.min(previous * 2, MAX_DELAY_MS);
-  const candidates = [polled > 0 ? pollDelay : Infinity, queueAt !== null ? Math.max(0, queueAt - Date.now()) : Infinity];
+  const candidates = [polled > 0 ? pollDelay : Infinity, queueAt !== null ? Math.max(0, queueAt - Date.now()) : Infinity, portraitAt];
   const delay = rateLimitedMs ?? Math.min(...candidates, MAX_DELAY_MS);
   await database.put('settings', pollDelay, DELAY_KEY);
   await browser.alarms.create(ALARM, { when: Date.now() + delay });

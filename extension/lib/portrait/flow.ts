@@ -1,10 +1,12 @@
 import type { PortraitSession, ResolvedPortrait } from '../../../shared';
 import { ProxyClient } from '../api/client';
-import { ApiError, isTransient } from '../api/errors';
+import { ApiError } from '../api/errors';
 import { getConnection, markNeedsReconnect } from '../connection';
 import { announceChange, type AssetRecord, type GroupRecord } from '../db';
 import { t } from '../i18n';
+import { tellBackground } from '../messages';
 import { RULES_VERSION } from './rules';
+import { checkHandle, classifyResolveError, holdLock, VIEW_LOCK } from './resolve';
 import * as store from './store';
 import type { ConsentRecord, StoredSession } from './store';
 
@@ -158,24 +160,6 @@ export function transition(state: PortraitState, event: PortraitEvent): Portrait
   }
 }
 
-/** How a failed ResolvePartnerToken reads. */
-export type ResolveOutcome = 'pending' | 'expired' | 'used' | 'transient' | 'failed';
-
-/**
- * `ValidationError` is the service's "not finished yet" (the proxy passes it through), unless its
- * message says the session expired or was already resolved. Offline, busy, slow: check again.
- */
-export function classifyResolveError(error: unknown): ResolveOutcome {
-  if (!(error instanceof ApiError)) return 'failed';
-  const failure = error.failure;
-  if (failure.kind === 'rejected' && failure.code === 'ValidationError') {
-    if (/expired/i.test(failure.message)) return 'expired';
-    if (/already (been )?(resolved|used)/i.test(failure.message)) return 'used';
-    return 'pending';
-  }
-  return isTransient(failure) ? 'transient' : 'failed';
-}
-
 /** A failed call as the member reads it; a refused token is recorded so the popup asks to reconnect. */
 export async function problemOf(error: unknown): Promise<Problem> {
   if (!(error instanceof ApiError)) return { message: t('portrait.error.unexpected', { message: error instanceof Error ? error.message : String(error) }) };
@@ -225,7 +209,6 @@ export interface FlowSnapshot {
 const isPortraitSession = (value: unknown): value is PortraitSession =>
   !!value && typeof (value as PortraitSession).H5Link === 'string' && typeof (value as PortraitSession).PartnerToken === 'string' && !!(value as PortraitSession).PartnerToken;
 
-const isResolved = (value: unknown): value is ResolvedPortrait => !!value && typeof (value as ResolvedPortrait).GroupId === 'string' && !!(value as ResolvedPortrait).GroupId;
 
 /** Runs the flow: one effect per state; results of an effect whose state was left are dropped. */
 export class PortraitFlow {
@@ -237,6 +220,8 @@ export class PortraitFlow {
   #stopped = false;
   /** The consent gate: the proxy recorded the consent for this flow (reset when it ends). */
   #consented = false;
+  /** Releases VIEW_LOCK: while it is held, the background leaves checking the code to this view. */
+  #releaseView: (() => void) | null = null;
 
   constructor(deps: Partial<FlowDeps> = {}) {
     this.#deps = { ...defaultDeps, ...deps };
@@ -257,6 +242,7 @@ export class PortraitFlow {
 
   /** Reads the last consent and resumes a code an earlier popup left on screen, if still valid. */
   async start(): Promise<void> {
+    this.#releaseView ??= holdLock(VIEW_LOCK);
     const [consent, session] = await Promise.all([store.readConsent().catch(() => null), store.readSession().catch(() => null)]);
     if (this.#stopped) return;
     if (consent) this.#publish({ ...this.#snapshot, consent });
@@ -274,6 +260,8 @@ export class PortraitFlow {
   stop(): void {
     this.#stopped = true;
     this.#epoch++;
+    this.#releaseView?.();
+    this.#releaseView = null;
   }
 
   agree = (continuous: boolean) => this.dispatch({ type: 'agree', continuous });
@@ -291,7 +279,10 @@ export class PortraitFlow {
     if (next.kind === 'rules') this.#consented = false;
     if (next.kind === 'creating' && !this.#consented) return; // unreachable by `transition`; the gate holds regardless
     const epoch = ++this.#epoch;
-    if (next.kind === 'showing' && (previous.kind !== 'showing' || previous.session !== next.session)) void store.saveSession(next.session).catch(() => {});
+    if (next.kind === 'showing' && (previous.kind !== 'showing' || previous.session !== next.session)) {
+      // Stored, and the background told: it takes over the checking if the popup closes.
+      void store.saveSession(next.session).then(() => tellBackground({ type: 'arkbridge:sync' })).catch(() => {});
+    }
     if (previous.kind === 'showing' && next.kind !== 'showing') void store.clearSession().catch(() => {});
     this.#publish({ ...this.#snapshot, state: next });
     void this.#run(next, epoch);
@@ -368,11 +359,9 @@ export class PortraitFlow {
     if (!this.#current(epoch)) return;
     const client = await this.#deps.client();
     if (!client) return this.#then(epoch, { type: 'pollFailed', problem: notConnected() });
-    let resolved: ResolvedPortrait;
-    try {
-      resolved = await client.library('ResolvePartnerToken', { PartnerToken: session.handle });
-      if (!isResolved(resolved)) throw new Error('ResolvePartnerToken answered without a GroupId.');
-    } catch (error) {
+    const check = await checkHandle(client, session.handle);
+    if (check.kind !== 'resolved') {
+      const error = check.kind === 'failed' ? check.error : null;
       if (!this.#current(epoch)) return;
       const outcome = classifyResolveError(error);
       const expired = now() >= session.expiresAt;
@@ -385,9 +374,9 @@ export class PortraitFlow {
       }
       return this.#then(epoch, { type: 'pollFailed', problem });
     }
+    const { resolved } = check;
     // The handle is spent now: whatever happened to the view meanwhile, the group must not be lost.
     if (this.#current(epoch)) return this.dispatch({ type: 'resolved', resolved });
-    await store.clearSession().catch(() => {});
     await this.#persist(resolved).catch(() => {});
   }
 

@@ -43,8 +43,12 @@ export async function saveSession(session: StoredSession): Promise<void> {
   await (await db()).put('settings', session, SESSION_KEY);
 }
 
-export async function clearSession(): Promise<void> {
-  await (await db()).delete('settings', SESSION_KEY);
+/** Forgets the stored code; with `handle`, only if that code is still the stored one (not a newer one). */
+export async function clearSession(handle?: string): Promise<void> {
+  const tx = (await db()).transaction('settings', 'readwrite');
+  const stored = (await tx.store.get(SESSION_KEY)) as StoredSession | undefined;
+  if (stored && (handle === undefined || stored.handle === handle)) await tx.store.delete(SESSION_KEY);
+  await tx.done;
 }
 
 /** Every asset of a real-person group: ListAssets with its id and GroupType LivenessFace, 100 a page. */
