@@ -5,6 +5,7 @@ export * from './media-url';
 export * from './asset-ref';
 export * from './library/constants';
 export * from './library/resources';
+export * from './library/readiness';
 export * from './library/envelope';
 export * from './library/results';
 export * from './library/schemas';

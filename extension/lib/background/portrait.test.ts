@@ -61,7 +61,7 @@ describe('checkPendingPortrait (the background, popup closed)', () => {
     const [group] = await database.getAll('groups');
     expect(group).toMatchObject({ name: 'Grace Hopper', description: 'Keynote speaker', type: 'LivenessFace' });
     const assets = await database.getAllFromIndex('assets', 'byGroup', group!.id);
-    expect(assets.map((a) => [a.name, a.status])).toEqual([
+    expect(assets.map((a) => [a.name, a.status]).sort()).toEqual([
       ['Grace Hopper capture 1', 'Active'],
       ['Grace Hopper capture 2', 'Active'],
     ]);

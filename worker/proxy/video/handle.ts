@@ -1,4 +1,4 @@
-import { checkVideoCreate, invalidParameter, videoError, type Asset, type Reference } from '../../../shared';
+import { checkVideoCreate, invalidParameter, readinessFor, videoError, type Asset, type Reference } from '../../../shared';
 import { allowHttpMedia, secretValues, upstreamTimeoutMs } from '../env';
 import { videoFailure, type ProxyResponse } from '../http/responses';
 import type { MemberContext } from '../members/context';
@@ -46,14 +46,13 @@ async function libraryReferenceProblem(m: MemberContext, model: string, refs: Re
       if (code === 'AccessDenied') return videoFailure(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is no longer in the library.`));
       return videoFailure(502, videoError('internal_error', `Could not check ${ref.param} with the asset library service (${code ?? `HTTP ${up.status}`}). Try again later.`, 'server_error'));
     }
-    const entry = asset.ModelReadiness?.find((r) => r.Models.includes(model));
-    const status = entry ? entry.Status : asset.Status;
-    const why = entry?.Error?.Message ? ` (${entry.Error.Message})` : '';
-    if (status === 'Failed' || status === 'Unavailable') {
+    const { status, message, usable } = readinessFor(asset, model);
+    const why = message ? ` (${message})` : '';
+    if (usable === 'never') {
       // Never going to be usable with this model: not retryable.
       return videoFailure(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is ${status} for ${model}${why} and cannot be used with it.`));
     }
-    if (status !== 'Active') {
+    if (usable === 'wait') {
       return videoFailure(409, videoError('asset_not_ready', `${ref.param}: asset ${ref.assetId} is ${status} for ${model}${why}; retry when it is Active.`, 'invalid_request_error', ref.param));
     }
   }

@@ -1,5 +1,6 @@
 import {
   MODELS,
+  readinessFor,
   type Asset,
   type AssetListItem,
   type AssetStatus,
@@ -52,9 +53,8 @@ export function modelReadiness(row: AssetRow, now: number): ModelReadiness[] {
 }
 
 /** The status that decides whether `model` may use the asset (its readiness entry, else Status). */
-export function readinessFor(row: AssetRow, now: number, model: string): string {
-  const entry = modelReadiness(row, now).find((r) => r.Models.includes(model));
-  return entry ? entry.Status : assetStatus(row, now);
+export function readinessOf(row: AssetRow, now: number, model: string): string {
+  return readinessFor({ Status: assetStatus(row, now), ModelReadiness: modelReadiness(row, now) }, model).status;
 }
 
 export const toListItem = (row: AssetRow, now: number): AssetListItem => {

@@ -1,5 +1,5 @@
 import { isKnownModel, videoError, invalidParameter, type Reference, type VideoApiError, type VideoCreateBody, type VideoTask } from '../../../shared';
-import { ownAsset, readinessFor } from './assets';
+import { ownAsset, readinessOf } from './assets';
 import { rows, type Ctx } from './context';
 
 export interface TaskRow {
@@ -47,7 +47,7 @@ export function createTask(ctx: Ctx, account: string, body: VideoCreateBody, ref
     if (asset.type !== KIND_TO_TYPE[ref.kind]) {
       return reject(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is ${asset.type}, not ${KIND_TO_TYPE[ref.kind]}.`));
     }
-    const readiness = readinessFor(asset, ctx.now, body.model);
+    const readiness = readinessOf(asset, ctx.now, body.model);
     if (readiness === 'Failed' || readiness === 'Unavailable') {
       // Never going to be usable with this model: not a retryable condition.
       return reject(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is ${readiness} for ${body.model} and cannot be used with it.`));

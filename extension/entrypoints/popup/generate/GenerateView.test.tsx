@@ -144,6 +144,7 @@ describe('Generate: references and rules before submit', () => {
     await database.put('assets', assetRecord({ localId: 'cat', name: 'Cat photo', assetId: 'asset-cat', status: 'Active', type: 'Image' }));
     await database.put('assets', assetRecord({ localId: 'dog', name: 'Dog photo', assetId: 'asset-dog', status: 'Processing', type: 'Image' }));
     await database.put('assets', assetRecord({ localId: 'run', name: 'Running clip', assetId: 'asset-run', status: 'Active', type: 'Video' }));
+    proxy.seedAsset({ Id: 'asset-cat', GroupId: 'g1', Name: 'Cat photo', Status: 'Active' });
     await open();
     select(byLabel<HTMLSelectElement>('Model'), ids.s2);
     type(byLabel('Prompt'), 'A cat');
@@ -162,6 +163,53 @@ describe('Generate: references and rules before submit', () => {
     select(byLabel<HTMLSelectElement>('Model'), ids.pro);
     expect(text()).toContain('Seedance 1.0 Pro does not take library assets');
     expect(() => button('Add from library')).toThrow();
+  });
+
+  it('a picked asset not yet ready for the model blocks submit until it is, checked with GetAsset for that asset only', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const database = await db();
+      await database.put('assets', assetRecord({ localId: 'cat', name: 'Cat photo', assetId: 'asset-cat', status: 'Active', type: 'Image' }));
+      await database.put('assets', assetRecord({ localId: 'owl', name: 'Owl photo', assetId: 'asset-owl', status: 'Active', type: 'Image' }));
+      const cat = proxy.seedAsset({ Id: 'asset-cat', GroupId: 'g1', Name: 'Cat photo', Status: 'Active' }) as { ModelReadiness?: unknown };
+      cat.ModelReadiness = [{ Models: [ids.s2], Status: 'Preparing' }];
+      await open();
+      select(byLabel<HTMLSelectElement>('Model'), ids.s2);
+      type(byLabel('Prompt'), 'A cat');
+      select(byLabel<HTMLSelectElement>('Add a reference as'), 'reference_image');
+      click(button('Add from library'));
+      await vi.waitFor(() => button('Add Cat photo'));
+      click(button('Add Cat photo'));
+
+      const row = () => document.querySelector('[data-ref="Reference image 1"]')?.textContent ?? '';
+      await vi.waitFor(() => expect(row()).toContain('Not ready for Seedance 2.0 yet (Preparing)'));
+      expect(submit().disabled).toBe(true);
+      // Only the picked asset is asked about, never every asset the picker lists.
+      expect(proxy.callsOf('GetAsset').map((c) => c.body.Id)).toEqual(['asset-cat']);
+
+      cat.ModelReadiness = [{ Models: [ids.s2], Status: 'Active' }];
+      await act(async () => void (await vi.advanceTimersByTimeAsync(5_000)));
+      await vi.waitFor(() => expect(row()).not.toContain('Not ready'));
+      expect(submit().disabled).toBe(false);
+      expect(proxy.callsOf('GetAsset')).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a picked asset the library no longer has is named at its row', async () => {
+    const database = await db();
+    await database.put('assets', assetRecord({ localId: 'cat', name: 'Cat photo', assetId: 'asset-cat', status: 'Active', type: 'Image' }));
+    await open();
+    select(byLabel<HTMLSelectElement>('Model'), ids.s2);
+    type(byLabel('Prompt'), 'A cat');
+    select(byLabel<HTMLSelectElement>('Add a reference as'), 'reference_image');
+    click(button('Add from library'));
+    await vi.waitFor(() => button('Add Cat photo'));
+    click(button('Add Cat photo'));
+    const row = () => document.querySelector('[data-ref="Reference image 1"]')?.textContent ?? '';
+    await vi.waitFor(() => expect(row()).toContain('no longer in your library'));
+    expect(submit().disabled).toBe(true);
   });
 
   it('reads a local image as a data URI for models that take them', async () => {

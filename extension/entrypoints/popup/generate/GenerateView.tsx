@@ -33,6 +33,7 @@ import {
   type ProblemTarget,
 } from '@/lib/generate/form';
 import { cachedModels, loadModels, type ModelsInfo } from '@/lib/generate/models';
+import { readinessProblems, useReadiness } from '@/lib/generate/readiness';
 import { t } from '@/lib/i18n';
 import { tellBackground } from '@/lib/messages';
 import { useDb } from '@/lib/popup/use-db';
@@ -64,6 +65,7 @@ function saveDraft(form: GenerateForm): void {
 }
 
 const readAssets = async () => (await db()).getAll('assets');
+const readinessClient = async () => (await connectedClient())?.client ?? null;
 
 type Load = { state: 'loading' } | { state: 'ready' } | { state: 'failed'; message: string };
 
@@ -131,7 +133,11 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
     setForm(switched.form);
   }, [info, form.model]);
 
-  const problems = useMemo(() => (form.model ? formProblems(form, spec, { allowHttp }) : []), [form, spec, allowHttp]);
+  const readiness = useReadiness(form, readinessClient);
+  const problems = useMemo(
+    () => (form.model ? [...formProblems(form, spec, { allowHttp }), ...readinessProblems(form, spec, readiness)] : []),
+    [form, spec, allowHttp, readiness],
+  );
   const at = (match: (target: ProblemTarget) => boolean) => problems.filter((p) => match(p.target));
   const refusedAt = (match: (target: ProblemTarget) => boolean) => (refused && match(refused.target) ? [refused.message] : []);
   const messages = (list: FormProblem[], match: (target: ProblemTarget) => boolean) => [...list.map((p) => p.reason), ...refusedAt(match)];
