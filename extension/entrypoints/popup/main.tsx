@@ -1,5 +1,6 @@
 import { render } from 'preact';
+import { loadBrowserLocale } from '@/lib/i18n';
 import { App } from './App';
 import './style.css';
 
-render(<App />, document.getElementById('app')!);
+void loadBrowserLocale().then(() => render(<App />, document.getElementById('app')!));

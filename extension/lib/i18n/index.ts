@@ -1,10 +1,13 @@
 import { en, type MessageKey } from './en';
-import { zhCN } from './zh-CN';
 
 export type { MessageKey };
 export type Locale = 'en' | 'zh-CN';
 
-const TABLES: Record<Locale, Record<MessageKey, string>> = { en, 'zh-CN': zhCN };
+type Table = Record<MessageKey, string>;
+
+/** English is always here (and the fallback); other languages are chunks loaded on first use. */
+const TABLES: Partial<Record<Locale, Table>> = { en };
+const LOADERS: Record<Exclude<Locale, 'en'>, () => Promise<Table>> = { 'zh-CN': async () => (await import('./zh-CN')).zhCN };
 
 /** The popup's language: Simplified Chinese for any `zh` browser language except Traditional, else English. */
 export function pickLocale(language: string | undefined): Locale {
@@ -12,10 +15,20 @@ export function pickLocale(language: string | undefined): Locale {
   return lang.startsWith('zh') && !/^zh-(tw|hk|mo|hant)/.test(lang) ? 'zh-CN' : 'en';
 }
 
-let locale: Locale = pickLocale(typeof navigator === 'undefined' ? undefined : navigator.language);
+let locale: Locale = 'en';
 
 export const currentLocale = (): Locale => locale;
-export const setLocale = (next: Locale): void => void (locale = next);
+
+/** Loads the strings of `next` if needed and makes it the current language. */
+export async function setLocale(next: Locale): Promise<void> {
+  if (next !== 'en') TABLES[next] ??= await LOADERS[next]();
+  locale = next;
+}
+
+/** The browser's language, loaded: awaited before a page's first render. English if loading fails. */
+export async function loadBrowserLocale(): Promise<void> {
+  await setLocale(pickLocale(typeof navigator === 'undefined' ? undefined : navigator.language)).catch(() => setLocale('en'));
+}
 
 const PLURAL = /\{(\w+), plural, ((?:=?\w+ \{[^{}]*\} ?)+)\}/g;
 
@@ -32,6 +45,6 @@ function plurals(template: string, params: Record<string, string | number>): str
 
 /** The string for `key` in the current language, with plural forms chosen and `{param}`s filled in. */
 export function t(key: MessageKey, params: Record<string, string | number> = {}): string {
-  const template = plurals(TABLES[locale][key] ?? en[key], params);
+  const template = plurals(TABLES[locale]?.[key] ?? en[key], params);
   return template.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
 }

@@ -44,8 +44,8 @@ describe('group form checks (shared schema, field named)', () => {
     expect(checkGroup('CreateAssetGroup', 'x', '').ok).toBe(true);
   });
 
-  it('speaks Simplified Chinese', () => {
-    setLocale('zh-CN');
+  it('speaks Simplified Chinese', async () => {
+    await setLocale('zh-CN');
     expect(checkGroup('CreateAssetGroup', '', '')).toMatchObject({ ok: false, problem: { field: 'name', message: '分组名称：长度须为 1 到 64 个字符' } });
   });
 });

@@ -54,7 +54,7 @@ const task = (over: Partial<TaskRecord>): TaskRecord => ({
 });
 
 describe('the task state machine, as shown', () => {
-  it('labels every status', () => {
+  it('labels every status', async () => {
     expect(statusLabel({ status: 'submitting', progress: 0 })).toBe('Sending…');
     expect(statusLabel({ status: 'queued', progress: 0 })).toBe('Queued');
     expect(statusLabel({ status: 'in_progress', progress: 42.4 })).toBe('Generating 42%');
@@ -62,7 +62,7 @@ describe('the task state machine, as shown', () => {
     expect(statusLabel({ status: 'completed', progress: 100 })).toBe('Completed');
     expect(statusLabel({ status: 'failed', progress: 3 })).toBe('Failed');
     expect(statusLabel({ status: 'unknown', progress: 10 })).toBe('Checking again later');
-    setLocale('zh-CN');
+    await setLocale('zh-CN');
     expect(statusLabel({ status: 'unknown', progress: 10 })).toBe('稍后再次查询');
   });
 
@@ -112,14 +112,14 @@ describe('describeParam', () => {
     expect(describeParam('content[1]', frames)).toBe('Prompt');
   });
 
-  it('names parameters, the prompt and compatibility fields; leaves the rest as they are', () => {
+  it('names parameters, the prompt and compatibility fields; leaves the rest as they are', async () => {
     expect(describeParam('prompt')).toBe('Prompt');
     expect(describeParam('resolution')).toBe('Resolution');
     expect(describeParam('generate_audio')).toBe('Generate audio');
     expect(describeParam('images[1]')).toBe('Reference image 2');
     expect(describeParam('content[9].image_url', body)).toBe('Element 10');
     expect(describeParam('Idempotency-Key')).toBe('Idempotency-Key');
-    setLocale('zh-CN');
+    await setLocale('zh-CN');
     expect(describeParam('content[2].image_url', body)).toBe('参考图片 2');
   });
 

@@ -1,7 +1,7 @@
 /**
  * What a page of the built extension downloads: the files its HTML names and the chunks they
- * import, split into what the first paint needs (static imports, stylesheets) and what is loaded
- * on demand (dynamic `import()`), with raw and gzip sizes.
+ * import, split into what loads up front (static imports, stylesheets) and what is loaded on
+ * demand (dynamic `import()`), with raw and gzip sizes.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +23,8 @@ export interface BundleSize {
 const sum = (files: BundleFile[], key: 'bytes' | 'gzipBytes') => files.reduce((total, file) => total + file[key], 0);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-function measure(dir: string, path: string): BundleFile {
+/** Raw and gzip size of one file of the built extension. */
+export function measure(dir: string, path: string): BundleFile {
   const content = readFileSync(join(dir, path));
   return { path, bytes: content.length, gzipBytes: gzipSync(content, { level: 9 }).length };
 }
@@ -63,9 +64,11 @@ export function bundleSize(dir: string, page: string): BundleSize {
   return { initial: [...initial].map((p) => measure(dir, p)), lazy: [...lazy].map((p) => measure(dir, p)) };
 }
 
-/** One line for the test log: "popup.html: first paint 155.2 KB (48.0 KB gzip) in 4 files; on demand 21.5 KB (…)". */
+/** "42.3 KB (15.8 KB gzip) in 4 files". */
+export const describeFiles = (files: BundleFile[]): string => `${kb(sum(files, 'bytes'))} (${kb(sum(files, 'gzipBytes'))} gzip) in ${files.length} files`;
+
+/** One line for the test log: what a page loads up front, and what it can load later. */
 export function describeBundle(page: string, size: BundleSize): string {
-  const part = (files: BundleFile[]) => `${kb(sum(files, 'bytes'))} (${kb(sum(files, 'gzipBytes'))} gzip) in ${files.length} files`;
-  const lazy = size.lazy.length ? `; loaded on demand ${part(size.lazy)} [${size.lazy.map((f) => f.path).join(', ')}]` : '';
-  return `${page}: first paint needs ${part(size.initial)} [${size.initial.map((f) => `${f.path} ${kb(f.bytes)}`).join(', ')}]${lazy}`;
+  const lazy = size.lazy.length ? `; on demand (other tabs, languages, encoders) ${describeFiles(size.lazy)}` : '';
+  return `${page}: up front ${describeFiles(size.initial)}${lazy}`;
 }

@@ -6,10 +6,11 @@
 import type { Page } from 'playwright-core';
 import type { LaunchedExtension } from './chromium';
 
-/** Opens an extension page (e.g. `popup.html`); its script errors are pushed to `errors`. */
-export async function openExtensionPage(browser: LaunchedExtension, path: string, errors: string[]): Promise<Page> {
+/** Opens an extension page (e.g. `popup.html`); its script errors are pushed to `errors`. `beforeLoad` may add listeners first. */
+export async function openExtensionPage(browser: LaunchedExtension, path: string, errors: string[], beforeLoad?: (page: Page) => void): Promise<Page> {
   const page = await browser.context.newPage();
   page.on('pageerror', (err) => errors.push(`${path}: ${err.message}`));
+  beforeLoad?.(page);
   await page.goto(`chrome-extension://${browser.extensionId}/${path}`);
   return page;
 }

@@ -270,7 +270,7 @@ describe('Library view: one asset', () => {
 
 describe('Library view: Simplified Chinese', () => {
   it('labels its controls in Chinese', async () => {
-    setLocale('zh-CN');
+    await setLocale('zh-CN');
     await seedBoth();
     globalThis.fetch = vi.fn(() => new Promise<Response>(() => {}));
     mount(<LibraryView />);

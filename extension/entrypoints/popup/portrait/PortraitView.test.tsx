@@ -239,7 +239,7 @@ describe('Real person tab: completion', () => {
   });
 
   it('in Chinese', async () => {
-    setLocale('zh-CN');
+    await setLocale('zh-CN');
     mount(<PortraitView deps={{ now: clock.now, sleep: clock.sleep }} tickMs={10} />);
     await vi.waitFor(() => expect(text()).toContain('真人授权与个人信息规则'));
     expect(button('记录同意并显示二维码').disabled).toBe(true);
