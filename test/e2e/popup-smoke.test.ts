@@ -1,32 +1,45 @@
+/**
+ * The popup before any connection, in English and in Simplified Chinese (the browser's language
+ * decides; the Chinese strings are a chunk of their own, loaded before the first render).
+ */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterEach, expect, test } from 'vitest';
 import { buildExtension, REPO_ROOT } from './support/build-extension';
 import { launchExtension, type LaunchedExtension } from './support/chromium';
 
-let browser: LaunchedExtension;
+let browser: LaunchedExtension | undefined;
 
-beforeAll(async () => {
-  browser = await launchExtension(await buildExtension());
-});
-
-afterAll(async () => {
+afterEach(async () => {
   await browser?.close();
+  browser = undefined;
 });
 
-test('the popup opens and shows the Arkbridge heading', async () => {
+async function openPopup(locale?: string) {
+  browser = await launchExtension(await buildExtension(), locale ? { locale } : {});
   const page = await browser.context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
-
   await page.goto(`chrome-extension://${browser.extensionId}/popup.html`);
-  const heading = page.getByRole('heading', { name: 'Arkbridge' });
-  await heading.waitFor({ state: 'visible', timeout: 10_000 });
-  expect(await heading.isVisible()).toBe(true);
-
+  await page.getByRole('heading', { name: 'Arkbridge' }).waitFor({ state: 'visible', timeout: 10_000 });
   const screenshots = join(REPO_ROOT, 'test-results', 'screenshots');
   await mkdir(screenshots, { recursive: true });
-  await page.screenshot({ path: join(screenshots, 'popup-smoke.png') });
+  return { page, errors, screenshots };
+}
 
+test('the popup opens and asks to connect first', async () => {
+  const { page, errors, screenshots } = await openPopup();
+  expect(await page.getByRole('alert').innerText()).toContain('Connect Arkbridge to your team');
+  expect(await page.getByRole('button', { name: 'Open options' }).isVisible()).toBe(true);
+  await page.screenshot({ path: join(screenshots, 'popup-smoke.png') });
+  expect(errors).toEqual([]);
+});
+
+test('in a Simplified Chinese browser the popup speaks Chinese', async () => {
+  const { page, errors, screenshots } = await openPopup('zh-CN');
+  expect(await page.evaluate(() => navigator.language)).toBe('zh-CN');
+  expect(await page.getByRole('alert').innerText()).toMatch(/[\u4e00-\u9fff]/);
+  expect(await page.getByRole('alert').innerText()).not.toContain('Connect Arkbridge');
+  await page.screenshot({ path: join(screenshots, 'popup-smoke-zh-CN.png') });
   expect(errors).toEqual([]);
 });

@@ -35,7 +35,8 @@ export interface LaunchedExtension {
   close(): Promise<void>;
 }
 
-export async function launchExtension(extensionDir: string): Promise<LaunchedExtension> {
+/** `locale` sets the browser's language (navigator.language), e.g. `zh-CN`. */
+export async function launchExtension(extensionDir: string, { locale }: { locale?: string } = {}): Promise<LaunchedExtension> {
   const dir = resolve(extensionDir);
   const userDataDir = await mkdtemp(join(tmpdir(), 'arkbridge-e2e-'));
   let context: BrowserContext | undefined;
@@ -44,7 +45,9 @@ export async function launchExtension(extensionDir: string): Promise<LaunchedExt
       executablePath: findChromium(),
       // Chromium ≥ 132 only has the "new" headless mode, which loads extensions.
       headless: true,
+      ...(locale ? { locale } : {}),
       args: [
+        ...(locale ? [`--lang=${locale}`] : []),
         '--no-sandbox',
         `--disable-extensions-except=${dir}`,
         `--load-extension=${dir}`,
