@@ -233,6 +233,8 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   expect(await named.innerText()).toContain('Reference image 2');
   expect(await named.innerText()).toContain(unreachable);
   expect(await named.getAttribute('aria-current')).toBe('true');
+  // The library reference reads as the asset's name.
+  expect(await failing.locator('.task__line').filter({ hasText: 'Reference image 1' }).innerText()).toContain(`${asset!.name} (library, asset://`);
   expect(await failing.getByRole('button', { name: 'Submit again' }).isVisible()).toBe(true);
   await shot(popup, '08-task-failed');
   const tasksBefore = (await readStore<TaskRow>(browser!, 'tasks')).length;

@@ -294,6 +294,7 @@ export const en = {
   'tasks.param.last_frame': 'Last frame',
   'tasks.param.reference_video': 'Reference video {n}',
   'tasks.param.reference_audio': 'Reference audio {n}',
+  'tasks.libraryAsset': '{name} (library, {url})',
   'tasks.inlineFile': 'inline {kind}, {kb} KB',
 } as const;
 

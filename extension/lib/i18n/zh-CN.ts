@@ -296,5 +296,6 @@ export const zhCN: Record<MessageKey, string> = {
   'tasks.param.last_frame': '尾帧',
   'tasks.param.reference_video': '参考视频 {n}',
   'tasks.param.reference_audio': '参考音频 {n}',
+  'tasks.libraryAsset': '{name}（素材库，{url}）',
   'tasks.inlineFile': '内联 {kind}，{kb} KB',
 };

@@ -149,4 +149,10 @@ describe('describeParam', () => {
     expect(lines.filter((l) => isNamed(l, null))).toEqual([]);
     expect(requestSummary(frames)[2]).toEqual({ param: 'content[2]', label: 'Last frame', value: 'inline image/png, 0 KB' });
   });
+
+  it('names a library reference by its asset name when it is known', () => {
+    const lines = requestSummary(body, new Map([['asset-2', 'Cat photo']]));
+    expect(lines[2]).toEqual({ param: 'content[2]', label: 'Reference image 2', value: 'Cat photo (library, asset://asset-2)' });
+    expect(requestSummary(body, new Map([['other', 'Dog']]))[2]!.value).toBe('asset://asset-2');
+  });
 });

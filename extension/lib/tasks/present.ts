@@ -1,4 +1,4 @@
-import { GENERATION_PARAMETERS, type ContentElement, type GenerationParameter, type ReferenceRole, type VideoCreateBody } from '../../../shared';
+import { GENERATION_PARAMETERS, parseAssetRef, type ContentElement, type GenerationParameter, type ReferenceRole, type VideoCreateBody } from '../../../shared';
 import type { LocalTaskStatus, TaskRecord } from '../db';
 import { t } from '../i18n';
 
@@ -164,13 +164,13 @@ export interface SummaryLine {
 }
 
 /** The request in the member's words: the prompt, each reference, then each parameter sent. */
-export function requestSummary(body: VideoCreateBody): SummaryLine[] {
+export function requestSummary(body: VideoCreateBody, assetNames: ReadonlyMap<string, string> = new Map()): SummaryLine[] {
   const lines: SummaryLine[] = [];
   if (body.prompt !== undefined) lines.push({ param: 'prompt', label: t('tasks.param.prompt'), value: body.prompt });
   body.content?.forEach((element, i) => {
     const param = `content[${i}]`;
     const value = element.type === 'text' ? element.text : element.type === 'image_url' ? element.image_url.url : element.type === 'video_url' ? element.video_url.url : element.audio_url.url;
-    lines.push({ param, label: describeParam(param, body), value: shortUrl(value) });
+    lines.push({ param, label: describeParam(param, body), value: shortUrl(value, assetNames) });
   });
   for (const name of GENERATION_PARAMETERS) {
     const value = body[name];
@@ -186,8 +186,11 @@ export function isNamed(line: SummaryLine, named: string | null): boolean {
   return index !== null ? line.param === `content[${index}]` : line.param === named;
 }
 
-/** Data URIs are long: show their kind and size instead. */
-export function shortUrl(url: string): string {
+/** Data URIs are long: their kind and size instead. A library asset: its name, when known here. */
+export function shortUrl(url: string, assetNames: ReadonlyMap<string, string> = new Map()): string {
+  const assetId = parseAssetRef(url);
+  const name = assetId ? assetNames.get(assetId) : undefined;
+  if (name) return t('tasks.libraryAsset', { name, url });
   if (!url.startsWith('data:')) return url;
   const kind = /^data:([^;,]+)/.exec(url)?.[1] ?? 'data';
   return t('tasks.inlineFile', { kind, kb: Math.round((url.length * 3) / 4 / 1024) });

@@ -45,6 +45,20 @@ const labels = () => [...document.querySelectorAll('label')].map((l) => l.textCo
 const options = (control: HTMLSelectElement) => [...control.options].map((o) => o.textContent);
 const submit = () => button('Generate video');
 
+/** Opens the view, chooses Seedance 2.0, writes a prompt and adds "Cat photo" from the library as reference image 1. */
+async function pickCatForSeedance2() {
+  await open();
+  select(byLabel<HTMLSelectElement>('Model'), ids.s2);
+  type(byLabel('Prompt'), 'A cat');
+  select(byLabel<HTMLSelectElement>('Add a reference as'), 'reference_image');
+  click(button('Add from library'));
+  await vi.waitFor(() => button('Add Cat photo'));
+  click(button('Add Cat photo'));
+}
+
+/** The text of the first reference row. */
+const row = () => document.querySelector('[data-ref="Reference image 1"]')?.textContent ?? '';
+
 function addUrl(role: string, url: string) {
   select(byLabel<HTMLSelectElement>('Add a reference as'), role);
   type(byLabel('Reference URL'), url);
@@ -173,15 +187,7 @@ describe('Generate: references and rules before submit', () => {
       await database.put('assets', assetRecord({ localId: 'owl', name: 'Owl photo', assetId: 'asset-owl', status: 'Active', type: 'Image' }));
       const cat = proxy.seedAsset({ Id: 'asset-cat', GroupId: 'g1', Name: 'Cat photo', Status: 'Active' }) as { ModelReadiness?: unknown };
       cat.ModelReadiness = [{ Models: [ids.s2], Status: 'Preparing' }];
-      await open();
-      select(byLabel<HTMLSelectElement>('Model'), ids.s2);
-      type(byLabel('Prompt'), 'A cat');
-      select(byLabel<HTMLSelectElement>('Add a reference as'), 'reference_image');
-      click(button('Add from library'));
-      await vi.waitFor(() => button('Add Cat photo'));
-      click(button('Add Cat photo'));
-
-      const row = () => document.querySelector('[data-ref="Reference image 1"]')?.textContent ?? '';
+      await pickCatForSeedance2();
       await vi.waitFor(() => expect(row()).toContain('Not ready for Seedance 2.0 yet (Preparing)'));
       expect(submit().disabled).toBe(true);
       // Only the picked asset is asked about, never every asset the picker lists.
@@ -200,14 +206,7 @@ describe('Generate: references and rules before submit', () => {
   it('a picked asset the library no longer has is named at its row', async () => {
     const database = await db();
     await database.put('assets', assetRecord({ localId: 'cat', name: 'Cat photo', assetId: 'asset-cat', status: 'Active', type: 'Image' }));
-    await open();
-    select(byLabel<HTMLSelectElement>('Model'), ids.s2);
-    type(byLabel('Prompt'), 'A cat');
-    select(byLabel<HTMLSelectElement>('Add a reference as'), 'reference_image');
-    click(button('Add from library'));
-    await vi.waitFor(() => button('Add Cat photo'));
-    click(button('Add Cat photo'));
-    const row = () => document.querySelector('[data-ref="Reference image 1"]')?.textContent ?? '';
+    await pickCatForSeedance2();
     await vi.waitFor(() => expect(row()).toContain('no longer in your library'));
     expect(submit().disabled).toBe(true);
   });

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
+import { createContext } from 'preact';
+import { useContext, useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { Banner } from '@/components/Banner';
 import { ApiError } from '@/lib/api/errors';
-import type { TaskRecord } from '@/lib/db';
+import { db, type TaskRecord } from '@/lib/db';
 import { t } from '@/lib/i18n';
 import { tellBackground } from '@/lib/messages';
 import { useDb } from '@/lib/popup/use-db';
@@ -29,6 +30,14 @@ import './tasks.css';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
 
 export const POLL_MS = 3_000;
+
+/** Library asset id -> name, so a request reads "Cat photo" rather than "asset://…". */
+const AssetNames = createContext<ReadonlyMap<string, string>>(new Map());
+
+async function readAssetNames(): Promise<ReadonlyMap<string, string>> {
+  const assets = await (await db()).getAll('assets');
+  return new Map(assets.flatMap((a) => (a.assetId ? [[a.assetId, a.name] as const] : [])));
+}
 const PAGE = 30;
 
 type Sync = { state: 'idle' } | { state: 'offline' } | { state: 'waiting'; seconds: number } | { state: 'failed'; message: string };
@@ -45,6 +54,7 @@ interface TasksViewProps {
  */
 export function TasksView({ pollMs = POLL_MS }: TasksViewProps) {
   const tasks = useDb(readTasks, ['tasks']);
+  const assetNames = useDb(readAssetNames, ['assets']);
   useFirstPaintMark(tasks !== undefined);
   const [now, setNow] = useState(() => Date.now());
   const [sync, setSync] = useState<Sync>({ state: 'idle' });
@@ -94,11 +104,13 @@ export function TasksView({ pollMs = POLL_MS }: TasksViewProps) {
       {tasks.length === 0 ? (
         <p class="tasks-empty">{t('tasks.empty')}</p>
       ) : (
-        <ol class="task-list" aria-label={t('tasks.listLabel')}>
-          {tasks.slice(0, limit).map((task) => (
-            <TaskItem key={task.localId} task={task} now={now} />
-          ))}
-        </ol>
+        <AssetNames.Provider value={assetNames ?? new Map()}>
+          <ol class="task-list" aria-label={t('tasks.listLabel')}>
+            {tasks.slice(0, limit).map((task) => (
+              <TaskItem key={task.localId} task={task} now={now} />
+            ))}
+          </ol>
+        </AssetNames.Provider>
       )}
       {tasks.length > limit && (
         <button type="button" onClick={() => setLimit(limit + PAGE)}>
@@ -243,7 +255,7 @@ function Failed({ task, named }: { task: TaskRecord; named: string | null }) {
 
 /** The request in the member's words; the part an error names is highlighted. */
 function Summary({ task, named, open = false }: { task: TaskRecord; named: string | null; open?: boolean }) {
-  const lines = requestSummary(task.body);
+  const lines = requestSummary(task.body, useContext(AssetNames));
   return (
     <details class="task__summary" open={open}>
       <summary>{t('tasks.request')}</summary>
