@@ -293,7 +293,7 @@ function AssetRow({ asset, groupName }: { asset: AssetRecord; groupName: string 
   return (
     <div class="row row--asset">
       {asset.type === 'Image' ? (
-        <img class="thumb" src={asset.url} alt="" loading="lazy" width={40} height={40} />
+        <img class="thumb" src={asset.url} alt="" loading="lazy" decoding="async" width={40} height={40} />
       ) : (
         <span class={`thumb thumb--${asset.type.toLowerCase()}`} aria-hidden="true">
           {asset.type === 'Video' ? '▶' : '♪'}
