@@ -45,14 +45,19 @@ const labels = () => [...document.querySelectorAll('label')].map((l) => l.textCo
 const options = (control: HTMLSelectElement) => [...control.options].map((o) => o.textContent);
 const submit = () => button('Generate video');
 
-/** Opens the view, chooses Seedance 2.0, writes a prompt and adds "Cat photo" from the library as reference image 1. */
-async function pickCatForSeedance2() {
+/** Opens the view, chooses Seedance 2.0, writes a prompt and opens the library picker for a reference image. */
+async function openCatPicker() {
   await open();
   select(byLabel<HTMLSelectElement>('Model'), ids.s2);
   type(byLabel('Prompt'), 'A cat');
   select(byLabel<HTMLSelectElement>('Add a reference as'), 'reference_image');
   click(button('Add from library'));
   await vi.waitFor(() => button('Add Cat photo'));
+}
+
+/** …and adds "Cat photo" from the library as reference image 1. */
+async function pickCatForSeedance2() {
+  await openCatPicker();
   click(button('Add Cat photo'));
 }
 
@@ -159,12 +164,7 @@ describe('Generate: references and rules before submit', () => {
     await database.put('assets', assetRecord({ localId: 'dog', name: 'Dog photo', assetId: 'asset-dog', status: 'Processing', type: 'Image' }));
     await database.put('assets', assetRecord({ localId: 'run', name: 'Running clip', assetId: 'asset-run', status: 'Active', type: 'Video' }));
     proxy.seedAsset({ Id: 'asset-cat', GroupId: 'g1', Name: 'Cat photo', Status: 'Active' });
-    await open();
-    select(byLabel<HTMLSelectElement>('Model'), ids.s2);
-    type(byLabel('Prompt'), 'A cat');
-    select(byLabel<HTMLSelectElement>('Add a reference as'), 'reference_image');
-    click(button('Add from library'));
-    await vi.waitFor(() => button('Add Cat photo'));
+    await openCatPicker();
     expect(text()).not.toContain('Dog photo');
     expect(text()).not.toContain('Running clip');
     click(button('Add Cat photo'));
