@@ -1,5 +1,8 @@
+import { backgroundEn } from './background.en';
+import { optionsEn } from './options.en';
+
 /** English strings of the popup. Keys are grouped by screen; `{name}` marks a parameter. */
-export const en = {
+const popupEn = {
   'app.title': 'Arkbridge',
   'app.tabs.library': 'Library',
   'app.tabs.generate': 'Generate',
@@ -297,5 +300,8 @@ export const en = {
   'tasks.libraryAsset': '{name} (library, {url})',
   'tasks.inlineFile': 'inline {kind}, {kb} KB',
 } as const;
+
+/** Every English string: the popup's, the options and new-group pages', the background's. */
+export const en = { ...popupEn, ...optionsEn, ...backgroundEn } as const;
 
 export type MessageKey = keyof typeof en;

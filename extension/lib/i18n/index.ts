@@ -25,6 +25,15 @@ export async function setLocale(next: Locale): Promise<void> {
   locale = next;
 }
 
+/**
+ * Makes a language's strings available up front, for a context that cannot wait for a chunk (the
+ * background's event handlers), and makes the browser's language current when it is that one.
+ */
+export function provideLocale(next: Exclude<Locale, 'en'>, table: Table): void {
+  TABLES[next] = table;
+  if (pickLocale(typeof navigator === 'undefined' ? undefined : navigator.language) === next) locale = next;
+}
+
 /** The browser's language, loaded: awaited before a page's first render. English if loading fails. */
 export async function loadBrowserLocale(): Promise<void> {
   await setLocale(pickLocale(typeof navigator === 'undefined' ? undefined : navigator.language)).catch(() => setLocale('en'));

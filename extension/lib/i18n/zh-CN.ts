@@ -1,7 +1,9 @@
+import { backgroundZhCN } from './background.zh-CN';
 import type { MessageKey } from './en';
+import { optionsZhCN } from './options.zh-CN';
 
-/** 简体中文. Every English key must be present (the type checks it). */
-export const zhCN: Record<MessageKey, string> = {
+/** 简体中文 of the popup. */
+const popupZhCN = {
   'app.title': 'Arkbridge',
   'app.tabs.library': '素材库',
   'app.tabs.generate': '生成',
@@ -299,3 +301,6 @@ export const zhCN: Record<MessageKey, string> = {
   'tasks.libraryAsset': '{name}（素材库，{url}）',
   'tasks.inlineFile': '内联 {kind}，{kb} KB',
 };
+
+/** 简体中文. Every English key must be present (the type checks it). */
+export const zhCN: Record<MessageKey, string> = { ...popupZhCN, ...optionsZhCN, ...backgroundZhCN };
