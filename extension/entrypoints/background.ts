@@ -1,6 +1,8 @@
 import { addAsset, onMenuClick } from '@/lib/background/menu-click';
 import { refreshMenus } from '@/lib/background/refresh-menus';
 import { ALARM, syncSoon } from '@/lib/background/sync';
+import { provideLocale } from '@/lib/i18n';
+import { zhCN } from '@/lib/i18n/zh-CN';
 import { isExtensionMessage } from '@/lib/messages';
 
 /**
@@ -8,6 +10,8 @@ import { isExtensionMessage } from '@/lib/messages';
  * everything lives in IndexedDB, so it may be stopped and restarted at any moment.
  */
 export default defineBackground(() => {
+  // Menus and notifications speak the browser's language; the worker cannot wait for a chunk.
+  provideLocale('zh-CN', zhCN);
   // Listeners are registered synchronously at start, as MV3 requires for events that wake the worker.
   browser.runtime.onInstalled.addListener(() => void refreshMenus().then(syncSoon));
   browser.runtime.onStartup.addListener(() => void syncSoon());

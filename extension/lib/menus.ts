@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
 import type { GroupRecord } from './db';
+import { t } from './i18n';
 
 /** Ids of the context menu's items. */
 export const MENU = {
@@ -28,17 +29,17 @@ export const groupOfItem = (item: string): string | null => (item.startsWith(GRO
 
 /** The submenu for a state: the default group first, then recent groups, then "New group…". */
 export function submenuItems(state: MenuState): { id: string; title: string }[] {
-  if (!state.connected) return [{ id: MENU.connect, title: 'Connect Arkbridge to your team…' }];
+  if (!state.connected) return [{ id: MENU.connect, title: t('menu.connect') }];
   const byRecent = [...state.groups].filter((g) => g.type === 'AIGC').sort((a, b) => b.usedAt - a.usedAt || a.name.localeCompare(b.name));
   const fallback = byRecent[0];
   const defaultGroup = state.groups.find((g) => g.id === state.defaultGroupId && g.type === 'AIGC') ?? fallback;
   const items: { id: string; title: string }[] = [];
-  if (defaultGroup) items.push({ id: `${GROUP_PREFIX}${defaultGroup.id}`, title: `${defaultGroup.name} (default)` });
-  else items.push({ id: MENU.createDefault, title: 'Web captures (new default group)' });
+  if (defaultGroup) items.push({ id: `${GROUP_PREFIX}${defaultGroup.id}`, title: t('menu.defaultGroup', { name: defaultGroup.name }) });
+  else items.push({ id: MENU.createDefault, title: t('menu.createDefault') });
   for (const group of byRecent.filter((g) => g.id !== defaultGroup?.id).slice(0, RECENT_GROUPS)) {
     items.push({ id: `${GROUP_PREFIX}${group.id}`, title: group.name });
   }
-  items.push({ id: MENU.newGroup, title: 'New group…' });
+  items.push({ id: MENU.newGroup, title: t('menu.newGroup') });
   return items;
 }
 
@@ -58,8 +59,8 @@ export function buildMenus(state: MenuState): Promise<void> {
 async function rebuild(state: MenuState): Promise<void> {
   await browser.contextMenus.removeAll();
   const roots = [
-    { id: MENU.media, title: 'Add to asset library', contexts: ['image', 'video', 'audio'] as const },
-    { id: MENU.link, title: 'Add linked media to asset library', contexts: ['link'] as const, targetUrlPatterns: MEDIA_LINK_PATTERNS },
+    { id: MENU.media, title: t('menu.addMedia'), contexts: ['image', 'video', 'audio'] as const },
+    { id: MENU.link, title: t('menu.addLink'), contexts: ['link'] as const, targetUrlPatterns: MEDIA_LINK_PATTERNS },
   ];
   for (const root of roots) {
     browser.contextMenus.create({ id: root.id, title: root.title, contexts: [...root.contexts], ...(root.targetUrlPatterns ? { targetUrlPatterns: root.targetUrlPatterns } : {}) });

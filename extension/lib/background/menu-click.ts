@@ -14,6 +14,7 @@ import { notify } from '../notify';
 import { probeElement } from './probe';
 import { refreshMenus } from './refresh-menus';
 import { resetBackoff, syncSoon } from './sync';
+import { t } from '../i18n';
 
 const KINDS: Record<string, AssetType> = { image: 'Image', video: 'Video', audio: 'Audio' };
 const LINK_KINDS: [RegExp, AssetType][] = [
@@ -38,8 +39,9 @@ async function createDefaultGroup(client: ProxyClient): Promise<string> {
   const keyName = 'defaultGroupKey';
   const key = ((await database.get('settings', keyName)) as string | undefined) ?? newLocalId();
   await database.put('settings', key, keyName); // the same key on a retry: never two default groups
-  const { Id } = await client.library('CreateAssetGroup', { Name: 'Web captures', Description: 'Added from the browser with Arkbridge.' }, { idempotencyKey: key });
-  await database.put('groups', { id: Id, name: 'Web captures', description: 'Added from the browser with Arkbridge.', type: 'AIGC', usedAt: Date.now() });
+  const [Name, Description] = [t('capture.defaultGroup.name'), t('capture.defaultGroup.description')];
+  const { Id } = await client.library('CreateAssetGroup', { Name, Description }, { idempotencyKey: key });
+  await database.put('groups', { id: Id, name: Name, description: Description, type: 'AIGC', usedAt: Date.now() });
   await database.put('settings', Id, 'defaultGroupId');
   // Created: a later default group (after this one was deleted) needs a new key, not a replay of this one.
   await database.delete('settings', keyName);
@@ -54,7 +56,7 @@ export async function onMenuClick(info: Browser.contextMenus.OnClickData, tab?: 
   const item = itemOf(info.menuItemId);
   const connection = await getConnection();
   if (!connection || connection.needsReconnect || item === MENU.connect) {
-    await notify('arkbridge-connect', 'Connect Arkbridge first', 'Enter your team\'s proxy URL and your member token in the options page.');
+    await notify('arkbridge-connect', t('notify.connect.title'), t('notify.connect.message'));
     await browser.runtime.openOptionsPage();
     return;
   }
@@ -63,7 +65,7 @@ export async function onMenuClick(info: Browser.contextMenus.OnClickData, tab?: 
   const fromLink = String(info.menuItemId).startsWith(`${MENU.link}/`);
   const type = kindOf(fromLink ? { linkUrl: info.linkUrl } : info);
   if (!type) {
-    await notify('arkbridge-kind', 'Not a media file', 'Arkbridge adds images, videos and audio. This link does not point to a media file.');
+    await notify('arkbridge-kind', t('notify.kind.title'), t('notify.kind.message'));
     return;
   }
   const srcUrl = fromLink ? info.linkUrl : (info.srcUrl ?? info.linkUrl);
@@ -72,7 +74,7 @@ export async function onMenuClick(info: Browser.contextMenus.OnClickData, tab?: 
   const url = pickSource(srcUrl, probe, info.frameUrl ?? info.pageUrl ?? '');
   const verdict = checkMediaUrl(url, connection.allowHttpMedia);
   if (!verdict.ok) {
-    await notify('arkbridge-url', 'This item cannot be added', `${verdict.reason} ${verdict.advice}`);
+    await notify('arkbridge-url', t('notify.url.title'), `${verdict.reason} ${verdict.advice}`);
     return;
   }
   const name = chooseName({ alt: probe?.alt, title: probe?.title, url: verdict.url, pageTitle: tab?.title, kind: type });
@@ -87,8 +89,8 @@ export async function onMenuClick(info: Browser.contextMenus.OnClickData, tab?: 
     try {
       groupId = await createDefaultGroup(new ProxyClient(connection));
     } catch (error) {
-      const message = error instanceof ApiError ? error.failure.message : 'Unexpected error.';
-      await notify('arkbridge-group', 'Could not create the default group', message);
+      const message = error instanceof ApiError ? error.failure.message : t('notify.unexpected');
+      await notify('arkbridge-group', t('notify.group.title'), message);
       return;
     }
   }
@@ -103,9 +105,9 @@ export async function addAsset(request: AddItemRequest): Promise<AddItemReply> {
   const outcome = await addToLibrary(request);
   if (outcome.kind === 'duplicate') {
     const group = await (await db()).get('groups', request.groupId);
-    const state = outcome.record.status === 'Active' ? 'is already in' : 'is already being added to';
-    const message = `${outcome.record.name} ${state} ${group?.name ?? 'this group'}.`;
-    await notify(`dup-${outcome.record.localId}`, 'Already in your library', message);
+    const params = { name: outcome.record.name, group: group?.name ?? t('notify.duplicate.thisGroup') };
+    const message = t(outcome.record.status === 'Active' ? 'notify.duplicate.active' : 'notify.duplicate.pending', params);
+    await notify(`dup-${outcome.record.localId}`, t('notify.duplicate.title'), message);
     return { ok: false, message };
   }
   announceChange('assets', 'queue', 'groups');

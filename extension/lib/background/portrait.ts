@@ -4,6 +4,7 @@ import { announceChange } from '../db';
 import { notify } from '../notify';
 import { checkHandle, classifyResolveError, isLockHeld, VIEW_LOCK } from '../portrait/resolve';
 import { clearSession, listGroupAssets, readSession, storeAssets, storeGroup } from '../portrait/store';
+import { t } from '../i18n';
 
 /** What the background's check of a QR code left by a closed popup found. */
 export type PortraitCheck = 'none' | 'pending' | 'resolved' | 'ended';
@@ -44,8 +45,8 @@ export async function checkPendingPortrait(client: ProxyClient, now = Date.now()
   announceChange('groups', 'assets');
   await notify(
     `portrait-${group.id}`,
-    `Real-person group created: ${group.name}`,
-    captured === null ? 'Open Arkbridge to see its assets.' : `${captured} captured asset${captured === 1 ? '' : 's'}. Only Active ones can be used for video.`,
+    t('notify.portrait.title', { name: group.name }),
+    captured === null ? t('notify.portrait.noAssets') : t('notify.portrait.assets', { count: captured }),
   );
   return 'resolved';
 }

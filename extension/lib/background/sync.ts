@@ -10,6 +10,7 @@ import { readSession } from '../portrait/store';
 import { drainQueue } from '../queue/drain';
 import { resumeSubmissions } from '../tasks/submit';
 import { checkPendingPortrait } from './portrait';
+import { t } from '../i18n';
 
 /**
  * One pass of the background engine: send queued creates, bring Processing assets and unfinished
@@ -126,7 +127,7 @@ async function stop(): Promise<void> {
 
 async function reconnect(): Promise<void> {
   await markNeedsReconnect();
-  await notify('arkbridge-reconnect', 'Arkbridge needs you to reconnect', 'The proxy no longer accepts your member token. Open the Arkbridge options to reconnect; nothing you added is lost.');
+  await notify('arkbridge-reconnect', t('notify.reconnect.title'), t('notify.reconnect.message'));
   await stop();
 }
 
@@ -141,10 +142,10 @@ async function announceAssets(localIds: string[]): Promise<void> {
   }
 }
 
-export const assetMessage = (record: AssetRecord, groupName = 'your library'): [string, string] =>
+export const assetMessage = (record: AssetRecord, groupName = t('notify.asset.yourLibrary')): [string, string] =>
   record.status === 'Active'
-    ? [`Ready: ${record.name}`, `Added to ${groupName} and ready for video generation.`]
-    : [`Could not add: ${record.name}`, record.error || 'The service could not process this item.'];
+    ? [t('notify.asset.ready', { name: record.name }), t('notify.asset.readyMessage', { group: groupName })]
+    : [t('notify.asset.failed', { name: record.name }), record.error || t('notify.asset.failedMessage')];
 
 async function announceTasks(changed: TaskRecord[]): Promise<void> {
   const database = await db();
@@ -152,8 +153,8 @@ async function announceTasks(changed: TaskRecord[]): Promise<void> {
     if (task.notified || (task.status !== 'completed' && task.status !== 'failed')) continue;
     await notify(
       `task-${task.localId}`,
-      task.status === 'completed' ? 'Your video is ready' : 'Video generation failed',
-      task.status === 'completed' ? 'Open Arkbridge to watch or download it (the link expires in about 24 hours).' : task.error?.message ?? 'The service could not generate this video.',
+      t(task.status === 'completed' ? 'notify.task.ready' : 'notify.task.failed'),
+      task.status === 'completed' ? t('notify.task.readyMessage') : task.error?.message ?? t('notify.task.failedMessage'),
     );
     await database.put('tasks', { ...task, notified: true });
   }
