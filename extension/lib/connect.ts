@@ -2,6 +2,7 @@ import { browser } from 'wxt/browser';
 import { ProxyClient } from './api/client';
 import { ApiError } from './api/errors';
 import { clearConnection, normalizeProxyUrl, originPattern, tokenProblem, type Connection } from './connection';
+import { t } from './i18n';
 
 /** What the member typed in the options page, checked: the proxy origin and the trimmed token. */
 export type ConnectInput = { proxyUrl: string; token: string };
@@ -67,19 +68,19 @@ export async function checkProxy(input: ConnectInput, fetchImpl?: typeof fetch):
 }
 
 const notAProxy = (proxyUrl: string) =>
-  ({ ok: false, kind: 'not_a_proxy', message: `${proxyUrl} answered, but not like an Arkbridge proxy: check the address` }) as const;
+  ({ ok: false, kind: 'not_a_proxy', message: t('options.error.notAProxy', { url: proxyUrl }) }) as const;
 
 /** The reason shown to the member for a failed call to the proxy. */
 export function explainFailure(error: unknown, proxyUrl: string): { kind: string; message: string } {
-  if (!(error instanceof ApiError)) return { kind: 'unexpected', message: `Unexpected error: ${error instanceof Error ? error.message : String(error)}` };
+  if (!(error instanceof ApiError)) return { kind: 'unexpected', message: t('options.error.unexpected', { message: error instanceof Error ? error.message : String(error) }) };
   const failure = error.failure;
   switch (failure.kind) {
     case 'unauthorized':
-      return { kind: failure.kind, message: 'The proxy did not accept this token: check it or ask your admin for a new one' };
+      return { kind: failure.kind, message: t('options.error.unauthorized') };
     case 'network':
-      return { kind: failure.kind, message: `Cannot reach ${proxyUrl}: check the address and that the proxy is running` };
+      return { kind: failure.kind, message: t('options.error.network', { url: proxyUrl }) };
     case 'rate_limited':
-      return { kind: failure.kind, message: `The proxy is busy: try again in ${Math.max(1, Math.ceil(failure.retryAfterMs / 1000))} s` };
+      return { kind: failure.kind, message: t('options.error.rateLimited', { seconds: Math.max(1, Math.ceil(failure.retryAfterMs / 1000)) }) };
     case 'rejected':
       if (failure.status === 404) return notAProxy(proxyUrl);
       return { kind: failure.kind, message: failure.message };

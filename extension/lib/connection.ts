@@ -1,4 +1,5 @@
 import { db } from './db';
+import { t } from './i18n';
 
 /** How the extension reaches the team's proxy. */
 export interface Connection {
@@ -46,13 +47,13 @@ export function normalizeProxyUrl(input: string): { ok: true; url: string } | { 
   try {
     url = new URL(input.trim());
   } catch {
-    return { ok: false, message: 'Proxy URL: enter a full address such as https://arkbridge.example.workers.dev' };
+    return { ok: false, message: t('options.connect.urlInvalid') };
   }
   const local = LOCAL_HOSTS.has(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) {
-    return { ok: false, message: 'Proxy URL: must start with https:// (http:// only for localhost)' };
+    return { ok: false, message: t('options.connect.urlNotHttps') };
   }
-  if (url.username || url.password) return { ok: false, message: 'Proxy URL: must not contain a user name or password' };
+  if (url.username || url.password) return { ok: false, message: t('options.connect.urlCredentials') };
   return { ok: true, url: url.origin };
 }
 
@@ -61,8 +62,8 @@ export const originPattern = (proxyUrl: string): string => `${new URL(proxyUrl).
 
 /** Why a pasted member token cannot be right, or null. */
 export function tokenProblem(token: string): string | null {
-  const t = token.trim();
-  if (!t) return 'Member token: paste the token your team admin gave you';
-  if (!/^abk_m[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/.test(t)) return 'Member token: this does not look like an Arkbridge member token (abk_…)';
+  const trimmed = token.trim();
+  if (!trimmed) return t('options.connect.tokenMissing');
+  if (!/^abk_m[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/.test(trimmed)) return t('options.connect.tokenMalformed');
   return null;
 }

@@ -37,7 +37,7 @@ test('the popup opens and asks to connect first', async () => {
 
 test('in a Simplified Chinese browser the popup speaks Chinese', async () => {
   const { page, errors, screenshots } = await openPopup('zh-CN');
-  expect(await page.evaluate(() => navigator.language)).toBe('zh-CN');
+  expect(await page.evaluate(() => [navigator.language, document.documentElement.lang])).toEqual(['zh-CN', 'zh-CN']);
   expect(await page.getByRole('alert').innerText()).toMatch(/[\u4e00-\u9fff]/);
   expect(await page.getByRole('alert').innerText()).not.toContain('Connect Arkbridge');
   await page.screenshot({ path: join(screenshots, 'popup-smoke-zh-CN.png') });

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { LIMITS } from '../../../shared';
 import { Banner } from '../../components/Banner';
+import { Emphasis } from '../../components/Emphasis';
 import { Field } from '../../components/Field';
 import { ProxyClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
@@ -10,6 +11,7 @@ import { getConnection, markNeedsReconnect } from '../../lib/connection';
 import { rememberGroup } from '../../lib/groups';
 import { sendToBackground, tellBackground, type AddItemReply } from '../../lib/messages';
 import { checkGroupForm, createGroup, relabel, type GroupField, type KeyStore, type PendingItem } from './new-group';
+import { t } from '@/lib/i18n';
 
 interface NewGroupProps {
   /** The right-clicked item to add to the new group; null: only create the group. */
@@ -37,7 +39,7 @@ export function NewGroup({ item, keys, close = () => window.close(), closeDelayM
     nameInput.current?.focus();
     void getConnection().then((connection) => {
       if (!connection || connection.needsReconnect) {
-        setProblem({ text: connection ? 'The proxy no longer accepts your member token: reconnect in the options first.' : 'Arkbridge is not connected yet: connect it in the options first.', reconnect: true });
+        setProblem({ text: connection ? t('newgroup.error.needsReconnect') : t('newgroup.error.notConnectedYet'), reconnect: true });
       }
     });
   }, []);
@@ -70,7 +72,7 @@ export function NewGroup({ item, keys, close = () => window.close(), closeDelayM
     try {
       const connection = await getConnection();
       if (!connection || connection.needsReconnect) {
-        setProblem({ text: 'Arkbridge is not connected: connect it in the options, then try again.', reconnect: true });
+        setProblem({ text: t('newgroup.error.notConnected'), reconnect: true });
         return;
       }
       let groupId: string;
@@ -83,21 +85,21 @@ export function NewGroup({ item, keys, close = () => window.close(), closeDelayM
       await rememberGroup({ id: groupId, name: checked.body.Name, description: checked.body.Description, type: 'AIGC' });
       if (!item) {
         await tellBackground({ type: 'arkbridge:groups-changed' });
-        setDone(`Created ${checked.body.Name}; you can close this window`);
+        setDone(t('newgroup.created', { name: checked.body.Name }));
         return;
       }
       let reply: AddItemReply | undefined;
       try {
         reply = await sendToBackground<AddItemReply | undefined>({ type: 'arkbridge:add', item: { groupId, url: item.url, name: item.name, type: item.type } });
       } catch {
-        setProblem({ text: `Created ${checked.body.Name}, but Arkbridge could not add the item to it. Add it from the right-click menu: the new group is listed there.` });
+        setProblem({ text: t('newgroup.addFailed', { name: checked.body.Name }) });
         return;
       }
       if (reply && reply.ok === false) {
-        setProblem({ text: `Created ${checked.body.Name}, but the item was not added: ${reply.message}` });
+        setProblem({ text: t('newgroup.notAdded', { name: checked.body.Name, message: reply.message }) });
         return;
       }
-      setDone(`Added to ${checked.body.Name}; you can close this window`);
+      setDone(t('newgroup.added', { name: checked.body.Name }));
     } finally {
       setBusy(false);
     }
@@ -108,9 +110,7 @@ export function NewGroup({ item, keys, close = () => window.close(), closeDelayM
       const failure = error.failure;
       if (failure.kind === 'rejected' && failure.code === 'IdempotencyKeyReused') {
         keys.rotate();
-        setProblem({
-          text: 'This window already created a group under a different name, probably on an earlier attempt that lost its answer. Check your groups; submit again to create this one too.',
-        });
+        setProblem({ text: t('newgroup.keyReused') });
         return;
       }
       if (failure.kind === 'rejected' && failure.field) {
@@ -122,28 +122,28 @@ export function NewGroup({ item, keys, close = () => window.close(), closeDelayM
       }
       if (failure.kind === 'unauthorized') {
         await markNeedsReconnect();
-        setProblem({ text: 'The proxy did not accept your member token: reconnect in the options, then try again.', reconnect: true });
+        setProblem({ text: t('newgroup.error.unauthorized'), reconnect: true });
         return;
       }
     }
     const { kind, message } = explainFailure(error, proxyUrl);
     // A lost answer is safe to retry: the same Idempotency-Key never creates a second group.
-    setProblem({ text: kind === 'network' || kind === 'timeout' || kind === 'service' ? `${message}. Try again: it will not create the group twice.` : message });
+    setProblem({ text: kind === 'network' || kind === 'timeout' || kind === 'service' ? t('newgroup.error.retrySafe', { message }) : message });
   }
 
   const nameLength = name.trim().length;
   const descriptionLength = description.trim().length;
   return (
     <main>
-      <h1>New group</h1>
+      <h1>{t('newgroup.title')}</h1>
       {item ? (
         <p class="item">
-          The new group will receive <strong>{item.name}</strong> ({item.type.toLowerCase()}).
+          <Emphasis message="newgroup.item" params={{ name: item.name, type: t(`newgroup.type.${item.type}`) }} strong="name" />
           <br />
           <span class="item__url">{item.url}</span>
         </p>
       ) : (
-        <p class="item">Creates an empty group in your team's asset library.</p>
+        <p class="item">{t('newgroup.empty')}</p>
       )}
       {done ? (
         <Banner tone="success" id="done">
@@ -158,12 +158,17 @@ export function NewGroup({ item, keys, close = () => window.close(), closeDelayM
             void submit();
           }}
         >
-          <Field id="group-name" label="Group name" error={errors.name} hint={`${nameLength}/${LIMITS.groupNameMax} characters`}>
+          <Field id="group-name" label={t('newgroup.name')} error={errors.name} hint={t('newgroup.chars', { count: nameLength, max: LIMITS.groupNameMax })}>
             {(control) => (
               <input {...control} ref={nameInput} type="text" autoComplete="off" value={name} onInput={(event) => setName(event.currentTarget.value)} />
             )}
           </Field>
-          <Field id="group-description" label="Description (optional)" error={errors.description} hint={`${descriptionLength}/${LIMITS.groupDescriptionMax} characters`}>
+          <Field
+            id="group-description"
+            label={t('newgroup.description')}
+            error={errors.description}
+            hint={t('newgroup.chars', { count: descriptionLength, max: LIMITS.groupDescriptionMax })}
+          >
             {(control) => (
               <textarea {...control} ref={descriptionInput} rows={3} value={description} onInput={(event) => setDescription(event.currentTarget.value)} />
             )}
@@ -173,17 +178,17 @@ export function NewGroup({ item, keys, close = () => window.close(), closeDelayM
               <p>{problem.text}</p>
               {problem.reconnect && (
                 <button type="button" onClick={() => void browser.runtime.openOptionsPage()}>
-                  Open Arkbridge options
+                  {t('newgroup.openOptions')}
                 </button>
               )}
             </Banner>
           )}
           <div class="actions">
             <button type="submit" class="primary" disabled={busy}>
-              {busy ? 'Creating…' : item ? 'Create group and add' : 'Create group'}
+              {busy ? t('newgroup.creating') : item ? t('newgroup.createAndAdd') : t('newgroup.create')}
             </button>
             <button type="button" onClick={close}>
-              Cancel
+              {t('newgroup.cancel')}
             </button>
           </div>
         </form>

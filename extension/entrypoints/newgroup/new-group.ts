@@ -1,7 +1,9 @@
-import { ASSET_TYPES, check, librarySchemas, type AssetType } from '../../../shared';
+import { ASSET_TYPES, type AssetType } from '../../../shared';
 import { ProxyClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
 import { newLocalId } from '../../lib/db';
+import { checkGroup } from '../../lib/library/groups';
+import { t } from '@/lib/i18n';
 
 /** The right-clicked item the new group receives (query parameters url, name, type). */
 export interface PendingItem {
@@ -20,7 +22,8 @@ export function parseItem(params: URLSearchParams): PendingItem | null {
 }
 
 export type GroupField = 'name' | 'description';
-export const FIELD_LABELS: Record<GroupField, string> = { name: 'Group name', description: 'Description' };
+/** The field as messages name it, in the current language. */
+export const fieldLabel = (field: GroupField): string => t(field === 'name' ? 'newgroup.name' : 'newgroup.descriptionField');
 const SCHEMA_FIELDS: Record<string, GroupField> = { Name: 'name', Description: 'description' };
 
 /** A problem of the form, with the message naming the field as the member sees it. */
@@ -34,14 +37,13 @@ export function relabel(field: string, message: string): GroupFormProblem {
   const own = SCHEMA_FIELDS[field];
   if (!own) return { field: null, message };
   const reason = message.startsWith(`${field}: `) ? message.slice(field.length + 2) : message;
-  return { field: own, message: `${FIELD_LABELS[own]}: ${reason}` };
+  return { field: own, message: `${fieldLabel(own)}: ${reason}` };
 }
 
-/** Checks the form with the shared CreateAssetGroup schema (the proxy's own rules and limits). */
+/** Checks the form as the popup does (the shared CreateAssetGroup schema: the proxy's own rules and limits). */
 export function checkGroupForm(name: string, description: string): { ok: true; body: { Name: string; Description: string } } | { ok: false; problem: GroupFormProblem } {
-  const checked = check(librarySchemas().CreateAssetGroup, { Name: name.trim(), Description: description.trim() });
-  if (!checked.ok) return { ok: false, problem: relabel(checked.problem.field, checked.problem.message) };
-  return { ok: true, body: { Name: checked.value.Name, Description: checked.value.Description } };
+  const checked = checkGroup('CreateAssetGroup', name, description);
+  return checked.ok ? { ok: true, body: checked.value } : { ok: false, problem: { field: checked.problem.field ?? null, message: checked.problem.message } };
 }
 
 /** Where the page keeps its Idempotency-Key: one per page load, surviving a reload. */

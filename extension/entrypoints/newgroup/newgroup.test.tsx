@@ -4,6 +4,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { button, byLabel, click, description, mount, text, type, unmount } from '../../components/testing';
 import { getConnection, setConnection } from '../../lib/connection';
 import { closeDb, db, DB_NAME } from '../../lib/db';
+import { setLocale } from '../../lib/i18n';
 import { NewGroup } from './NewGroup';
 import { checkGroupForm, parseItem, sessionKeyStore, type KeyStore, type PendingItem } from './new-group';
 
@@ -203,5 +204,27 @@ describe('page plumbing', () => {
     const rotated = afterReload.rotate();
     expect(rotated).not.toBe(first);
     expect(sessionKeyStore(sessionStorage).current()).toBe(rotated);
+  });
+});
+
+describe('new group form: Simplified Chinese', () => {
+  afterEach(() => setLocale('en'));
+
+  it('speaks Chinese when the browser does, validation and result included', async () => {
+    await setLocale('zh-CN');
+    globalThis.fetch = fakeProxy();
+    mount(<NewGroup item={ITEM} keys={fixedKeys()} close={() => {}} closeDelayMs={10} />);
+    await vi.waitFor(() => byLabel('分组名称'));
+    expect(document.querySelector('h1')?.textContent).toBe('新建分组');
+    expect(text()).toContain('新分组将接收 A cat（图片）。');
+    expect(byLabel<HTMLTextAreaElement>('描述（可选）')).toBeDefined();
+    expect(button('取消')).toBeDefined();
+
+    click(button('创建分组并添加'));
+    expect(description(byLabel('分组名称'))).toContain('分组名称：长度须为 1 到 64 个字符');
+
+    type(byLabel('分组名称'), 'Heroes');
+    click(button('创建分组并添加'));
+    await vi.waitFor(() => expect(text()).toContain('已添加到 Heroes；可以关闭此窗口了'));
   });
 });

@@ -10,6 +10,7 @@ import { tellBackground } from '../../lib/messages';
 import { ConnectForm } from './ConnectForm';
 import { ConnectionState } from './ConnectionState';
 import { GroupsPanel } from './GroupsPanel';
+import { t } from '@/lib/i18n';
 
 type Note = { tone: BannerTone; text: string };
 
@@ -34,7 +35,7 @@ export function App() {
         setGroups(knownGroups);
         setDefaultGroupIdState(defaultId);
       } catch (error) {
-        setPageNote({ tone: 'error', text: `Could not read the extension's storage: ${error instanceof Error ? error.message : String(error)}` });
+        setPageNote({ tone: 'error', text: t('options.storageFailed', { message: error instanceof Error ? error.message : String(error) }) });
       } finally {
         setLoaded(true);
       }
@@ -49,8 +50,7 @@ export function App() {
       const list = await refreshGroups(new ProxyClient(current));
       setGroups(list);
       setDefaultGroupIdState(await getDefaultGroupId());
-      const count = list.length;
-      setGroupsNote({ tone: 'success', text: count === 1 ? '1 group loaded.' : `${count} groups loaded.` });
+      setGroupsNote({ tone: 'success', text: t('options.groups.loaded', { count: list.length }) });
       return true;
     } catch (error) {
       const { kind, message } = explainFailure(error, current.proxyUrl);
@@ -58,7 +58,7 @@ export function App() {
         await markNeedsReconnect();
         setConnectionState({ ...current, needsReconnect: true });
       }
-      setGroupsNote({ tone: 'error', text: `Could not refresh groups: ${message}` });
+      setGroupsNote({ tone: 'error', text: t('options.groups.refreshFailed', { message }) });
       return false;
     } finally {
       setGroupsBusy(false);
@@ -80,7 +80,7 @@ export function App() {
   async function onDefaultChange(id: string | null) {
     setDefaultGroupIdState(id);
     await setDefaultGroupId(id);
-    setGroupsNote({ tone: 'success', text: id ? `Default group: ${groups.find((g) => g.id === id)?.name ?? id}.` : 'Default group: automatic.' });
+    setGroupsNote({ tone: 'success', text: id ? t('options.groups.defaultSet', { name: groups.find((g) => g.id === id)?.name ?? id }) : t('options.groups.defaultAutomatic') });
     await tellBackground({ type: 'arkbridge:groups-changed' });
   }
 
@@ -92,7 +92,7 @@ export function App() {
     setLastProxyUrl(previous.proxyUrl);
     setFormKey((k) => k + 1); // clears the token field
     setGroupsNote(null);
-    setPageNote({ tone: 'info', text: `Disconnected from ${previous.proxyUrl}. The member token was removed from this browser.` });
+    setPageNote({ tone: 'info', text: t('options.disconnected', { url: previous.proxyUrl }) });
     await releaseHostAccess(previous.proxyUrl);
     await tellBackground({ type: 'arkbridge:disconnected' });
   }
@@ -100,23 +100,23 @@ export function App() {
   if (!loaded) {
     return (
       <main aria-busy="true">
-        <h1>Arkbridge options</h1>
-        <p>Loading…</p>
+        <h1>{t('options.title')}</h1>
+        <p>{t('options.loading')}</p>
       </main>
     );
   }
 
   return (
     <main>
-      <h1>Arkbridge options</h1>
-      <p class="lead">Connect the extension to your team's Arkbridge proxy to add web media to your asset library.</p>
+      <h1>{t('options.title')}</h1>
+      <p class="lead">{t('options.lead')}</p>
       {pageNote && (
         <Banner tone={pageNote.tone} id="page-note">
           <p>{pageNote.text}</p>
         </Banner>
       )}
       <section aria-labelledby="connection-heading">
-        <h2 id="connection-heading">Connection</h2>
+        <h2 id="connection-heading">{t('options.connection.heading')}</h2>
         <ConnectionState connection={connection} />
         <ConnectForm
           key={formKey}
@@ -127,7 +127,7 @@ export function App() {
         {connection && (
           <div class="actions">
             <button type="button" onClick={() => void onDisconnect()}>
-              Disconnect
+              {t('options.disconnect')}
             </button>
           </div>
         )}

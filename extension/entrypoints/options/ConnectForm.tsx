@@ -10,6 +10,7 @@ import {
   type ConnectInput,
 } from '../../lib/connect';
 import { getConnection, originPattern, setConnection, type Connection } from '../../lib/connection';
+import { t } from '@/lib/i18n';
 
 interface ConnectFormProps {
   initialProxyUrl: string;
@@ -58,10 +59,7 @@ export function ConnectForm({ initialProxyUrl, initialToken, onConnected }: Conn
     // The prompt may stay open while the proxy is asked: requests work through its CORS either way.
     void access.then((granted) => {
       if (!granted) {
-        setAccessNote(
-          `Arkbridge was not given access to ${originPattern(input.proxyUrl)}. Requests still work through the proxy's CORS; ` +
-            'you can grant access later by clicking Connect again.',
-        );
+        setAccessNote(t('options.connect.accessDenied', { origin: originPattern(input.proxyUrl) }));
       }
     });
     const check = await checkProxy(input);
@@ -70,7 +68,7 @@ export function ConnectForm({ initialProxyUrl, initialToken, onConnected }: Conn
       return;
     }
     if (!save) {
-      setResult({ tone: 'success', text: `The proxy accepts this token: it belongs to ${check.memberName}. Click Connect to save it.` });
+      setResult({ tone: 'success', text: t('options.connect.tested', { name: check.memberName }) });
       return;
     }
     const connection = connectionFrom(input, check, await getConnection());
@@ -88,7 +86,7 @@ export function ConnectForm({ initialProxyUrl, initialToken, onConnected }: Conn
         start(true);
       }}
     >
-      <Field id="proxy-url" label="Proxy URL" error={errors.proxyUrl} hint="The address of your team's Arkbridge proxy, e.g. https://arkbridge.example.workers.dev">
+      <Field id="proxy-url" label={t('options.connect.proxyUrl')} error={errors.proxyUrl} hint={t('options.connect.proxyUrlHint')}>
         {(control) => (
           <input
             {...control}
@@ -102,7 +100,7 @@ export function ConnectForm({ initialProxyUrl, initialToken, onConnected }: Conn
           />
         )}
       </Field>
-      <Field id="member-token" label="Member token" error={errors.token} hint="Starts with abk_. Kept in the extension's own storage; web pages cannot read it.">
+      <Field id="member-token" label={t('options.connect.token')} error={errors.token} hint={t('options.connect.tokenHint')}>
         {(control) => (
           <div class="field__row">
             <input
@@ -115,18 +113,18 @@ export function ConnectForm({ initialProxyUrl, initialToken, onConnected }: Conn
               onInput={(event) => setToken(event.currentTarget.value)}
             />
             <button type="button" aria-controls="member-token" onClick={() => setShowToken(!showToken)}>
-              {showToken ? 'Hide' : 'Show'}
-              <span class="visually-hidden"> member token</span>
+              {showToken ? t('options.connect.hide') : t('options.connect.show')}
+              <span class="visually-hidden">{t('options.connect.tokenSuffix')}</span>
             </button>
           </div>
         )}
       </Field>
       <div class="actions">
         <button type="button" disabled={busy !== null} onClick={() => start(false)}>
-          {busy === 'test' ? 'Testing…' : 'Test connection'}
+          {busy === 'test' ? t('options.connect.testing') : t('options.connect.test')}
         </button>
         <button type="submit" class="primary" disabled={busy !== null}>
-          {busy === 'connect' ? 'Connecting…' : 'Connect'}
+          {busy === 'connect' ? t('options.connect.connecting') : t('options.connect.connect')}
         </button>
       </div>
       {result && (

@@ -1,12 +1,14 @@
 import { Banner } from '../../components/Banner';
+import { Emphasis } from '../../components/Emphasis';
 import type { Connection } from '../../lib/connection';
+import { t } from '@/lib/i18n';
 
 /** Where the extension stands: connected as X, needs reconnect, or not connected. */
 export function ConnectionState({ connection }: { connection: Connection | null }) {
   if (!connection) {
     return (
       <Banner tone="info">
-        <p>Not connected. Enter your team's proxy URL and the member token your admin gave you.</p>
+        <p>{t('options.state.notConnected')}</p>
       </Banner>
     );
   }
@@ -14,8 +16,7 @@ export function ConnectionState({ connection }: { connection: Connection | null 
     return (
       <Banner tone="warning">
         <p>
-          <strong>Needs reconnect:</strong> the proxy at {connection.proxyUrl} no longer accepts the stored token. Paste a new member token and
-          click Connect. Nothing you added is lost.
+          <strong>{t('options.state.needsReconnect')}</strong> {t('options.state.needsReconnectDetail', { url: connection.proxyUrl })}
         </p>
       </Banner>
     );
@@ -23,7 +24,7 @@ export function ConnectionState({ connection }: { connection: Connection | null 
   return (
     <Banner tone="success">
       <p>
-        Connected as <strong>{connection.memberName ?? 'a member'}</strong> to {connection.proxyUrl}.
+        <Emphasis message="options.state.connected" params={{ name: connection.memberName ?? t('options.state.someMember'), url: connection.proxyUrl }} strong="name" />
       </p>
     </Banner>
   );

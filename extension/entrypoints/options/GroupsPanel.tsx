@@ -1,6 +1,7 @@
 import { Banner, type BannerTone } from '../../components/Banner';
 import { Field } from '../../components/Field';
 import type { GroupRecord } from '../../lib/db';
+import { t } from '@/lib/i18n';
 
 interface GroupsPanelProps {
   groups: GroupRecord[];
@@ -19,11 +20,11 @@ export function GroupsPanel({ groups, defaultGroupId, busy, canRefresh, note, on
   const selected = choices.some((g) => g.id === defaultGroupId) ? defaultGroupId! : '';
   return (
     <section aria-labelledby="groups-heading">
-      <h2 id="groups-heading">Groups</h2>
-      <Field id="default-group" label="Default group" hint="Where “Add to asset library” in the right-click menu puts items first.">
+      <h2 id="groups-heading">{t('options.groups.heading')}</h2>
+      <Field id="default-group" label={t('options.groups.default')} hint={t('options.groups.defaultHint')}>
         {(control) => (
           <select {...control} value={selected} onChange={(event) => onDefaultChange(event.currentTarget.value || null)}>
-            <option value="">Automatic: the group you used last (or a new “Web captures” group)</option>
+            <option value="">{t('options.groups.automatic')}</option>
             {choices.map((g) => (
               <option key={g.id} value={g.id}>
                 {g.name}
@@ -34,7 +35,7 @@ export function GroupsPanel({ groups, defaultGroupId, busy, canRefresh, note, on
       </Field>
       <div class="actions">
         <button type="button" disabled={busy || !canRefresh} onClick={onRefresh}>
-          {busy ? 'Refreshing…' : 'Refresh groups'}
+          {busy ? t('options.groups.refreshing') : t('options.groups.refresh')}
         </button>
       </div>
       {note && (

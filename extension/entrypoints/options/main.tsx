@@ -1,7 +1,11 @@
 import { render } from 'preact';
-import { loadBrowserLocale } from '@/lib/i18n';
+import { currentLocale, loadBrowserLocale, t } from '@/lib/i18n';
 import { App } from './App';
 import './style.css';
 
 // The strings of the browser's language first (Simplified Chinese is its own small chunk).
-void loadBrowserLocale().then(() => render(<App />, document.getElementById('app')!));
+void loadBrowserLocale().then(() => {
+  document.documentElement.lang = currentLocale();
+  document.title = t('options.title');
+  render(<App />, document.getElementById('app')!);
+});

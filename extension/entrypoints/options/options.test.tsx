@@ -4,6 +4,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { button, byLabel, click, description, mount, select, text, type, unmount } from '../../components/testing';
 import { getConnection, setConnection } from '../../lib/connection';
 import { closeDb, db, DB_NAME, type GroupRecord } from '../../lib/db';
+import { setLocale } from '../../lib/i18n';
 import { App } from './App';
 
 const PROXY = 'https://proxy.test';
@@ -270,5 +271,34 @@ describe('options page: stored state', () => {
     expect(byLabel('Proxy URL').value).toBe(PROXY);
     await vi.waitFor(() => expect(permissions.remove).toHaveBeenCalledWith({ origins: ['https://proxy.test/*'] }));
     await vi.waitFor(() => expect(messages).toContainEqual({ type: 'arkbridge:disconnected' }));
+  });
+});
+
+describe('options page: Simplified Chinese', () => {
+  afterEach(() => setLocale('en'));
+
+  it('speaks Chinese when the browser does, field errors and group count included', async () => {
+    await setLocale('zh-CN');
+    await setConnection({ proxyUrl: PROXY, token: TOKEN, memberName: 'Grace' });
+    globalThis.fetch = fakeProxy({ groups: [{ Id: 'g1', Name: 'Heroes' }] });
+    mount(<App />);
+    await vi.waitFor(() => byLabel('代理服务地址'));
+    expect(document.querySelector('h1')?.textContent).toBe('Arkbridge 设置');
+    expect(text()).toContain('已以 Grace 的身份连接到 https://proxy.test。');
+    expect(document.querySelector('strong')?.textContent).toBe('Grace');
+    expect(byLabel('成员令牌').value).toBe(TOKEN);
+    expect(button('显示成员令牌')).toBeDefined();
+    expect(button('测试连接')).toBeDefined();
+    expect(button('断开连接')).toBeDefined();
+    expect(byLabel<HTMLSelectElement>('默认分组').options[0]!.textContent).toMatch(/^自动：/);
+
+    click(button('刷新分组'));
+    await vi.waitFor(() => expect(text()).toContain('已加载 1 个分组。'));
+
+    type(byLabel('代理服务地址'), 'ark.example.dev');
+    type(byLabel('成员令牌'), '');
+    click(button('连接'));
+    expect(description(byLabel('代理服务地址'))).toMatch(/^代理服务地址：请输入完整地址/);
+    expect(description(byLabel('成员令牌'))).toMatch(/^成员令牌：请粘贴/);
   });
 });

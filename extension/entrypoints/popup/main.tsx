@@ -1,6 +1,10 @@
 import { render } from 'preact';
-import { loadBrowserLocale } from '@/lib/i18n';
+import { currentLocale, loadBrowserLocale } from '@/lib/i18n';
 import { App } from './App';
 import './style.css';
 
-void loadBrowserLocale().then(() => render(<App />, document.getElementById('app')!));
+// The strings of the browser's language first (Simplified Chinese is its own small chunk).
+void loadBrowserLocale().then(() => {
+  document.documentElement.lang = currentLocale();
+  render(<App />, document.getElementById('app')!);
+});
