@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { AdminClient } from '../../scripts/lib/admin-client';
 import { startMediaServer, type MediaServer } from '../support/media-server';
 import { startProxy, startSandbox, TEST_PROXY_SECRETS, type Server as WorkerServer } from '../support/sandbox';
+import { axeViolations, describeViolations } from './support/axe';
 import { buildExtension, REPO_ROOT } from './support/build-extension';
 import { launchExtension, type LaunchedExtension } from './support/chromium';
 import { clickMenu as clickMenuOf, connectThroughOptions, openExtensionPage, readStore, tabIdOf, type MenuClick } from './support/extension';
@@ -88,6 +89,8 @@ test('captured media goes Processing then Active; failures are explained; pollin
   const options = await connectThroughOptions(browser!, proxy!.url, memberToken, pageErrors);
   expect(await options.getByText('Connected as').innerText()).toContain('Capture tester');
   await options.screenshot({ path: join(SCREENSHOTS, 'options-connected.png'), fullPage: true });
+  const violations = await axeViolations(options);
+  expect(violations, `options page:\n${describeViolations(violations)}`).toEqual([]);
 
   // --- A group created elsewhere (here: straight through the proxy), then "Refresh groups". ---
   const created = await fetch(`${proxy!.url}/api/v3?Action=CreateAssetGroup&Version=2024-01-01`, {

@@ -8,8 +8,9 @@
  * in a second tab and completed, the new group in the library; then once more with the popup
  * closed while the person is on the phone, so that the background resolves the code.
  *
- * Each screen is saved to test-results/screenshots/popup-*.png. The popup's bundle size and its
- * first-paint time are printed (numbers to watch, not pass/fail).
+ * Each screen is saved to test-results/screenshots/popup-*.png and checked with axe (WCAG 2 A/AA:
+ * no violations). The popup's bundle size and its first-paint time are printed (numbers to watch,
+ * not pass/fail).
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { AdminClient } from '../../scripts/lib/admin-client';
 import { startMediaServer, type MediaServer } from '../support/media-server';
 import { startProxy, startSandbox, TEST_PROXY_SECRETS, type Server } from '../support/sandbox';
 import { buildExtension, REPO_ROOT } from './support/build-extension';
+import { axeViolations, describeViolations } from './support/axe';
 import { bundleSize, describeBundle, describeFiles, measure } from './support/bundle-size';
 import { launchExtension, type LaunchedExtension } from './support/chromium';
 import { clickMenu, connectThroughOptions, openExtensionPage, readStore, tabIdOf } from './support/extension';
@@ -61,7 +63,15 @@ afterAll(async () => {
   await media?.close().catch(() => {});
 });
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `popup-${name}.png`), fullPage: true });
+/** Accessibility violations (axe, WCAG 2 A/AA) of every screen shot, by screen. */
+const accessibility: string[] = [];
+
+/** Saves a screenshot of the screen and checks its accessibility. */
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `popup-${name}.png`), fullPage: true });
+  const violations = await axeViolations(page);
+  if (violations.length) accessibility.push(`${name}:\n${describeViolations(violations)}`);
+}
 
 async function openPopup(beforeLoad?: (page: Page) => void): Promise<Page> {
   const popup = await openExtensionPage(browser!, 'popup.html', pageErrors, beforeLoad);
@@ -321,6 +331,7 @@ test('popup: group, capture, generate to completion, a named failure, and the re
     `popup first paint, median of ${timings.length} openings from navigation start (headless Chromium): ` +
       `first contentful paint ${median('fcp')}, saved library shown ${median('shown')}, DOMContentLoaded ${median('domContentLoaded')}`,
   );
+  expect(accessibility, `accessibility problems (axe, WCAG 2 A/AA):\n${accessibility.join('\n')}`).toEqual([]);
   console.info(`popup e2e: asset statuses ${JSON.stringify(rowStatuses.seen)}; task statuses ${JSON.stringify(taskStatuses.seen)}`);
 
   expect(pageErrors).toEqual([]);
@@ -420,6 +431,7 @@ test('popup: a group of 10,000 assets opens from IndexedDB and scrolls with a ha
   await expect.poll(() => list.evaluate((element) => Math.max(...[...element.querySelectorAll('[role="option"]')].map((o) => Number(o.getAttribute('aria-posinset'))))), { timeout: 5_000 }).toBe(COUNT + 1);
   await shot(popup, '15-library-10000-assets');
   await popup.close();
+  expect(accessibility, `accessibility problems (axe, WCAG 2 A/AA):\n${accessibility.join('\n')}`).toEqual([]);
   console.info(
     `popup with ${COUNT + 1} assets in a group: list shown ${openMs} ms after the click; scrolling 120 frames: ` +
       `frame time p50 ${scroll.scrolling.p50.toFixed(1)} ms, p95 ${scroll.scrolling.p95.toFixed(1)} ms ` +

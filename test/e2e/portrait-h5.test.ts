@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { signedCall } from '../../scripts/spec-client';
+import { axeViolations, describeViolations } from './support/axe';
 import { REPO_ROOT } from './support/build-extension';
 import { findChromium } from './support/chromium';
 import { startSandbox, type Sandbox } from '../support/sandbox';
@@ -42,7 +43,12 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `h5-${name}.png`), fullPage: true });
+/** Saves a screenshot of the phone page and checks it with axe (WCAG 2 A/AA): a person must be able to complete it. */
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `h5-${name}.png`), fullPage: true });
+  const violations = await axeViolations(page);
+  expect(violations, `${name}:\n${describeViolations(violations)}`).toEqual([]);
+}
 
 /** Opens a page that records script errors and failed requests, for a final check. */
 async function openPage(url: string): Promise<{ page: Page; problems: string[] }> {
