@@ -141,6 +141,10 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   // --- Library: create a group in the popup. ---
   const popup = await openPopup();
   expect(await popup.getByText(`Connected as ${MEMBER}`).isVisible()).toBe(true);
+  // Settings opens the options page.
+  const [settings] = await Promise.all([browser!.context.waitForEvent('page'), popup.getByRole('button', { name: 'Settings' }).click()]);
+  await settings.waitForURL(/options\.html/);
+  await settings.close();
   await tab(popup, 'Library');
   await popup.getByText('No groups yet.').waitFor({ state: 'visible', timeout: 15_000 });
   await shot(popup, '01-library-empty');

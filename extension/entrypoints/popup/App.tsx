@@ -42,7 +42,12 @@ export function App() {
     <main class="app">
       <header class="app-header">
         <h1>{t('app.title')}</h1>
-        <span class="member">{t('app.connectedAs', { name: connection.memberName ?? '' })}</span>
+        <span class="member">
+          {t('app.connectedAs', { name: connection.memberName ?? '' })}
+          <button type="button" class="link" onClick={() => void browser.runtime.openOptionsPage()}>
+            {t('app.settings')}
+          </button>
+        </span>
       </header>
       <nav role="tablist" aria-label={t('app.title')}>
         {TABS.map(({ id, label }) => (

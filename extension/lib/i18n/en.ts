@@ -12,6 +12,7 @@ const popupEn = {
   'app.needsReconnect': 'The proxy no longer accepts your member token. Reconnect to continue; nothing is lost.',
   'app.openOptions': 'Open options',
   'app.connectedAs': 'Connected as {name}',
+  'app.settings': 'Settings',
   'app.refreshing': 'Refreshing…',
   'app.offline': 'Cannot reach the proxy; showing what was saved.',
   'common.cancel': 'Cancel',

@@ -13,6 +13,7 @@ const popupZhCN = {
   'app.needsReconnect': '代理服务不再接受你的成员令牌。请重新连接；已添加的内容不会丢失。',
   'app.openOptions': '打开设置',
   'app.connectedAs': '已连接：{name}',
+  'app.settings': '设置',
   'app.refreshing': '正在刷新…',
   'app.offline': '无法连接代理服务，显示的是已保存的内容。',
   'common.cancel': '取消',
