@@ -175,21 +175,27 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   expect(rowStatuses.seen).toContain('Processing');
   await shot(popup, '03-asset-active');
 
+  // --- The asset's page: preview and readiness per model; "Use in Generate" takes it to the form. ---
+  await row.click();
+  await popup.getByRole('heading', { name: 'Model readiness' }).waitFor({ state: 'visible', timeout: 15_000 });
+  const readiness = popup.locator('section[aria-labelledby="library-readiness-title"]');
+  await readiness.getByText('Ready').first().waitFor({ state: 'visible', timeout: 15_000 });
+  expect(await readiness.innerText()).toContain('Seedance 2.0');
+  await shot(popup, '04-asset-detail');
+  await popup.getByRole('button', { name: 'Use in Generate' }).click();
+
   // --- Generate with the asset as reference image. ---
-  await tab(popup, 'Generate');
   const model = popup.getByLabel('Model', { exact: true });
   await model.waitFor({ state: 'visible', timeout: 30_000 });
   await model.selectOption(MODEL);
+  expect(await popup.getByRole('button', { name: 'Remove Reference image 1' }).count(), 'the asset is reference image 1').toBe(1);
   await popup.getByLabel('Prompt', { exact: true }).fill('A slow dolly shot across the reference picture, spring light.');
-  await popup.getByLabel('Add a reference as').selectOption('reference_image');
-  await popup.getByRole('button', { name: 'Add from library' }).click();
-  await popup.getByRole('button', { name: `Add ${asset!.name}` }).click();
   await popup.getByLabel('Duration (s)').fill('5');
   const panel = popup.getByRole('tabpanel');
   await panel.evaluate((el) => el.scrollTo(0, 0));
-  await shot(popup, '04-generate-form');
+  await shot(popup, '05-generate-form');
   await panel.evaluate((el) => el.scrollTo(0, el.scrollHeight));
-  await shot(popup, '05-generate-submit');
+  await shot(popup, '06-generate-submit');
   const submit = popup.getByRole('button', { name: 'Generate video' });
   expect(await submit.isEnabled()).toBe(true);
   await submit.click();
@@ -205,7 +211,7 @@ test('popup: group, capture, generate to completion, a named failure, and the re
       const status = (await task.locator('.task__status').innerText()).trim();
       if (!progressShot && /^Generating [1-9]/.test(status)) {
         progressShot = true;
-        await shot(popup, '06-task-progress');
+        await shot(popup, '07-task-progress');
       }
       return status;
     },
@@ -227,7 +233,7 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   expect(video.duration).toBeGreaterThan(1);
   expect(await task.getByRole('button', { name: 'Download' }).isVisible()).toBe(true);
   expect(await task.getByText(/Links expire about 24 hours/).isVisible()).toBe(true);
-  await shot(popup, '07-task-completed');
+  await shot(popup, '08-task-completed');
 
   // --- A task that fails on purpose: its second reference image cannot be downloaded. ---
   await tab(popup, 'Generate');
@@ -250,7 +256,7 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   // The library reference reads as the asset's name.
   expect(await failing.locator('.task__line').filter({ hasText: 'Reference image 1' }).innerText()).toContain(`${asset!.name} (library, asset://`);
   expect(await failing.getByRole('button', { name: 'Submit again' }).isVisible()).toBe(true);
-  await shot(popup, '08-task-failed');
+  await shot(popup, '09-task-failed');
   const tasksBefore = (await readStore<TaskRow>(browser!, 'tasks')).length;
   expect(tasksBefore).toBe(2);
 
@@ -260,7 +266,7 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   await start.waitFor({ state: 'visible', timeout: 15_000 });
   expect(await popup.getByText('Authorization and personal-information rules').isVisible()).toBe(true);
   expect(await start.isDisabled()).toBe(true);
-  await shot(popup, '09-portrait-rules');
+  await shot(popup, '10-portrait-rules');
   await popup.getByLabel('I have shown these rules to the person and they agree').check();
   await start.click();
   const qr = popup.getByRole('img', { name: 'QR code for the phone authorization page' });
@@ -270,17 +276,17 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   const h5Link = await popup.getByLabel('Phone link').inputValue();
   expect(h5Link).toMatch(/\/h5\/portrait\//);
   expect(h5Link, 'the partner token stays on the proxy').not.toMatch(/PartnerToken|token=/i);
-  await shot(popup, '10-portrait-qr');
+  await shot(popup, '11-portrait-qr');
 
   const personGroup = `Actor ${Date.now()}`;
-  await completeOnPhone(h5Link, personGroup, 'popup-11-phone-done.png');
+  await completeOnPhone(h5Link, personGroup, 'popup-12-phone-done.png');
 
   await popup.getByText('The real-person group was created.').waitFor({ state: 'visible', timeout: 30_000 });
   // The heading shows while the group is being saved; the group's details follow.
   await popup.locator('.portrait-group dd').first().waitFor({ state: 'visible', timeout: 30_000 });
   expect(await popup.locator('.portrait-group dd').first().innerText()).toBe(personGroup);
   await popup.getByRole('button', { name: 'Done' }).waitFor({ state: 'visible' });
-  await shot(popup, '12-portrait-resolved');
+  await shot(popup, '13-portrait-resolved');
   const personRecord = (await readStore<GroupRow>(browser!, 'groups')).find((g) => g.name === personGroup);
   expect(personRecord, 'the real-person group is stored in IndexedDB').toMatchObject({ type: 'LivenessFace' });
 
@@ -308,7 +314,7 @@ test('popup: group, capture, generate to completion, a named failure, and the re
     await personRow.waitFor({ state: 'visible', timeout: 15_000 });
     expect(await personRow.innerText()).toContain('Real person');
   }
-  await shot(library, '13-library-groups');
+  await shot(library, '14-library-groups');
   await library.close();
   await page.close();
 
@@ -320,7 +326,7 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   for (let run = 0; run < 5; run++) {
     const again = await openPopup(run === 0 ? recordLoads : undefined);
     timings.push(await again.evaluate(readPaintTiming));
-    if (run === 0) await shot(again, '14-reopened');
+    if (run === 0) await shot(again, '15-reopened');
     await again.close();
   }
   expect(timings.every((t) => t.shown !== null), 'the popup marks its first paint of saved data').toBe(true);
@@ -433,7 +439,7 @@ test('popup: a group of 10,000 assets opens from IndexedDB and scrolls with a ha
   // At the very end, the last rows are there.
   await list.evaluate((element) => (element.scrollTop = element.scrollHeight));
   await expect.poll(() => list.evaluate((element) => Math.max(...[...element.querySelectorAll('[role="option"]')].map((o) => Number(o.getAttribute('aria-posinset'))))), { timeout: 5_000 }).toBe(COUNT + 1);
-  await shot(popup, '15-library-10000-assets');
+  await shot(popup, '16-library-10000-assets');
   await popup.close();
   expect(accessibility, `accessibility problems (axe, WCAG 2 A/AA):\n${accessibility.join('\n')}`).toEqual([]);
   console.info(

@@ -58,7 +58,7 @@ export function App() {
       </nav>
       <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {/* Views arrive with their modules: library, generate, tasks, portrait. */}
-        {tab === 'library' && <LibraryView />}
+        {tab === 'library' && <LibraryView onUseInGenerate={() => choose('generate')} />}
         {tab === 'generate' && <GenerateView onSubmitted={() => choose('tasks')} />}
         {tab === 'tasks' && <TasksView />}
         {tab === 'portrait' && <PortraitView />}

@@ -69,6 +69,7 @@ const popupEn = {
   'library.group.personHint': 'Assets of a real-person group come only from the real-person authorization on a phone.',
   'library.asset.name': 'Asset name',
   'library.asset.nameInvalid': 'Asset name: must be 1 to {max} characters',
+  'library.asset.use': 'Use in Generate',
   'library.asset.rename': 'Rename',
   'library.asset.delete': 'Delete asset',
   'library.asset.notCreated': 'This asset was never created in the library, so it cannot be renamed.',

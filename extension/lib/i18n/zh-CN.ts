@@ -70,6 +70,7 @@ const popupZhCN = {
   'library.group.personHint': '真人分组的素材只能通过手机上的真人授权流程添加。',
   'library.asset.name': '素材名称',
   'library.asset.nameInvalid': '素材名称：长度须为 1 到 {max} 个字符',
+  'library.asset.use': '用于生成视频',
   'library.asset.rename': '重命名',
   'library.asset.delete': '删除素材',
   'library.asset.notCreated': '此素材从未在素材库中创建，无法重命名。',

@@ -32,6 +32,7 @@ import {
   type ParamControl,
   type ProblemTarget,
 } from '@/lib/generate/form';
+import { loadDraft, saveDraft } from '@/lib/generate/draft';
 import { cachedModels, loadModels, type ModelsInfo } from '@/lib/generate/models';
 import { readinessProblems, useReadiness } from '@/lib/generate/readiness';
 import { t } from '@/lib/i18n';
@@ -43,26 +44,6 @@ import { resumeSubmissions, submitTask } from '@/lib/tasks/submit';
 import { modelSpec, type ModelSpec, type ReferenceRole } from '../../../../shared';
 import './generate.css';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
-
-const DRAFT_KEY = 'arkbridge.generate.draft';
-
-function loadDraft(): GenerateForm | null {
-  try {
-    const draft = JSON.parse(localStorage.getItem(DRAFT_KEY) ?? 'null') as GenerateForm | null;
-    return draft && typeof draft.model === 'string' && Array.isArray(draft.references) ? draft : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Keeps the form across popup openings (local files are not kept: they can be large). */
-function saveDraft(form: GenerateForm): void {
-  try {
-    localStorage.setItem(DRAFT_KEY, JSON.stringify({ ...form, references: form.references.filter((r) => r.source !== 'file') }));
-  } catch {
-    // Storage full or unavailable: the draft is a convenience only.
-  }
-}
 
 const readAssets = async () => (await db()).getAll('assets');
 const readinessClient = async () => (await connectedClient())?.client ?? null;

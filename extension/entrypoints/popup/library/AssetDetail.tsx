@@ -15,12 +15,14 @@ interface AssetDetailProps {
   asset: AssetRecord;
   group: GroupRecord | undefined;
   onClose: () => void;
+  /** Adds the asset to the Generate form and shows it; offered for Active assets. */
+  onUse?: () => void;
 }
 
 type Readiness = { state: 'loading' } | { state: 'ready'; asset: Asset } | { state: 'error'; message: string } | { state: 'none' };
 
 /** One asset: preview, status, per-model readiness (GetAsset, on opening only), rename, delete. */
-export function AssetDetail({ asset, group, onClose }: AssetDetailProps) {
+export function AssetDetail({ asset, group, onClose, onUse }: AssetDetailProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   const nameInput = useRef<HTMLInputElement>(null);
   const [readiness, setReadiness] = useState<Readiness>(asset.assetId ? { state: 'loading' } : { state: 'none' });
@@ -191,6 +193,11 @@ export function AssetDetail({ asset, group, onClose }: AssetDetailProps) {
       ) : (
         !sending && (
           <div class="actions">
+            {onUse && asset.assetId && asset.status === 'Active' && (
+              <button type="button" class="primary" onClick={onUse}>
+                {t('library.asset.use')}
+              </button>
+            )}
             {asset.assetId && (
               <button
                 type="button"

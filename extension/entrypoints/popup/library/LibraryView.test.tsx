@@ -7,6 +7,7 @@ import { setLocale } from '../../../lib/i18n';
 import { LibraryFakeProxy } from '../../../lib/library/testing/fake-library';
 import { assetRecord, connect, putGroup, resetState } from '../../../lib/testing/setup';
 import { LibraryView } from './LibraryView';
+import { loadDraft } from '@/lib/generate/draft';
 
 const realFetch = globalThis.fetch;
 let proxy: LibraryFakeProxy;
@@ -251,6 +252,23 @@ describe('Library view: one asset', () => {
     click(button('Delete'));
     await vi.waitFor(() => expect(rowNames()).toEqual(['orange cat']));
     expect(proxy.callsOf('DeleteAsset')[0]!.body).toEqual({ Id: 'a2' });
+  });
+
+  it('"Use in Generate" adds an Active asset to the Generate form and hands over; a failed one cannot be used', async () => {
+    await seedBoth();
+    const onUse = vi.fn();
+    mount(<LibraryView onUseInGenerate={onUse} />);
+    await waitText('Cats');
+    open('Cats');
+    await waitText('orange cat');
+    open('cat video');
+    await waitText('Delete asset');
+    expect(() => button('Use in Generate')).toThrow();
+    click(button('← Back'));
+    open('orange cat');
+    click(button('Use in Generate'));
+    expect(onUse).toHaveBeenCalledTimes(1);
+    expect(loadDraft()?.references).toEqual([expect.objectContaining({ source: 'library', role: 'reference_image', url: 'asset://a1', label: 'orange cat' })]);
   });
 
   it('plays audio and shows images', async () => {

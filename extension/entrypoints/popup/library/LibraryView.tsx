@@ -15,6 +15,7 @@ import { StatusChip, TypeBadge } from './chips';
 import { VirtualList } from './VirtualList';
 import './library.css';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
+import { addAssetToDraft } from '@/lib/generate/draft';
 
 export const ASSET_ROW_HEIGHT = 56;
 export const GROUP_ROW_HEIGHT = 48;
@@ -27,7 +28,12 @@ type Sync = { state: 'idle' } | { state: 'refreshing' } | { state: 'offline' } |
  * groups), then one asset. The first paint is IndexedDB's; a refresh runs in the background and
  * never blanks what is shown.
  */
-export function LibraryView() {
+interface LibraryViewProps {
+  /** Shows Generate after an asset was added to its form ("Use in Generate"). */
+  onUseInGenerate?: () => void;
+}
+
+export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
   const data = useDb(readLibrary, ['groups', 'assets']);
   useFirstPaintMark(data !== undefined);
   const [sync, setSync] = useState<Sync>({ state: 'idle' });
@@ -143,7 +149,19 @@ export function LibraryView() {
     return (
       <div class="library">
         {statusLine}
-        <AssetDetail key={opened.localId} asset={opened} group={groupsById.get(opened.groupId)} onClose={() => go(() => setOpenId(null), 'library-assets')} />
+        <AssetDetail
+          key={opened.localId}
+          asset={opened}
+          group={groupsById.get(opened.groupId)}
+          onClose={() => go(() => setOpenId(null), 'library-assets')}
+          onUse={
+            onUseInGenerate &&
+            (() => {
+              addAssetToDraft(opened);
+              onUseInGenerate();
+            })
+          }
+        />
       </div>
     );
   }
