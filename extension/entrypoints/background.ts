@@ -1,4 +1,5 @@
 import { addAsset, onMenuClick } from '@/lib/background/menu-click';
+import { onNotificationClick } from '@/lib/background/notification-click';
 import { refreshMenus } from '@/lib/background/refresh-menus';
 import { ALARM, syncSoon } from '@/lib/background/sync';
 import { provideLocale } from '@/lib/i18n';
@@ -16,6 +17,7 @@ export default defineBackground(() => {
   browser.runtime.onInstalled.addListener(() => void refreshMenus().then(syncSoon));
   browser.runtime.onStartup.addListener(() => void syncSoon());
   browser.contextMenus.onClicked.addListener((info, tab) => void onMenuClick(info, tab));
+  browser.notifications.onClicked.addListener((id) => void onNotificationClick(id));
   browser.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === ALARM) void syncSoon();
   });
@@ -39,5 +41,5 @@ export default defineBackground(() => {
     }
   });
   // A test and debugging seam: the handlers the browser calls (native menus cannot be clicked in tests).
-  Object.assign(globalThis, { arkbridge: { onMenuClick, addAsset, syncSoon, refreshMenus } });
+  Object.assign(globalThis, { arkbridge: { onMenuClick, onNotificationClick, addAsset, syncSoon, refreshMenus } });
 });

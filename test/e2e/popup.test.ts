@@ -235,6 +235,19 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   expect(await task.getByText(/Links expire about 24 hours/).isVisible()).toBe(true);
   await shot(popup, '08-task-completed');
 
+  // --- "Your video is ready": a click on the notification opens the popup on Tasks. ---
+  await tab(popup, 'Library');
+  const taskId = (await readStore<TaskRow>(browser!, 'tasks'))[0]!.localId;
+  const opened = browser!.context.waitForEvent('page', { predicate: (p) => p.url().endsWith('/popup.html'), timeout: 15_000 });
+  await browser!.serviceWorker.evaluate(async (id) => {
+    const seam = (globalThis as unknown as { arkbridge: { onNotificationClick(id: string): Promise<void> } }).arkbridge;
+    await seam.onNotificationClick(`task-${id}`);
+  }, taskId);
+  const fromNotification = await opened;
+  await fromNotification.getByRole('tab', { name: 'Tasks', selected: true }).waitFor({ state: 'visible', timeout: 15_000 });
+  await fromNotification.close();
+  await tab(popup, 'Tasks');
+
   // --- A task that fails on purpose: its second reference image cannot be downloaded. ---
   await tab(popup, 'Generate');
   await popup.getByLabel('Prompt', { exact: true }).waitFor({ state: 'visible', timeout: 15_000 });

@@ -1,14 +1,15 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { getConnection } from '@/lib/connection';
 import { t, type MessageKey } from '@/lib/i18n';
+import { takeNextTab, type PopupTab } from '@/lib/next-tab';
 import { useDb } from '@/lib/popup/use-db';
 import { LibraryView } from './library/LibraryView';
 import { GenerateView } from './generate/GenerateView';
 import { TasksView } from './tasks/TasksView';
 import { PortraitView } from './portrait/PortraitView';
 
-export type Tab = 'library' | 'generate' | 'tasks' | 'portrait';
+export type Tab = PopupTab;
 const TABS: { id: Tab; label: MessageKey }[] = [
   { id: 'library', label: 'app.tabs.library' },
   { id: 'generate', label: 'app.tabs.generate' },
@@ -25,6 +26,8 @@ export function App() {
     localStorage.setItem(TAB_KEY, next);
     setTab(next);
   };
+  // Opened from a notification: show what it was about.
+  useEffect(() => void takeNextTab().then((next) => next && choose(next)), []);
 
   if (connection === undefined) return <main class="app" aria-busy="true" />;
   if (!connection || connection.needsReconnect) {
