@@ -19,9 +19,10 @@ if (ensureDevVars(sandboxUrl)) console.log(`Created ${DEV_VARS} for local use (s
 
 // The proxy always talks to this stack's sandbox; the rest of its configuration comes from .dev.vars.
 const config: Record<string, string> = { ...proxyConfig(), ASSET_API_BASE: sandboxUrl, VIDEO_API_BASE: sandboxUrl, ALLOW_HTTP_MEDIA: 'on' };
-const persistTo = join(stateDir, 'state');
-const sandbox = wranglerDev({ config: 'worker/sandbox/wrangler.jsonc', port: sandboxPort, vars: { SANDBOX_ALLOW_HTTP: 'on', ...sandboxVars() }, label: 'sandbox', persistTo });
-const proxy = wranglerDev({ config: 'worker/proxy/wrangler.jsonc', port: proxyPort, vars: config, label: 'proxy', persistTo });
+// One state folder per Worker: two workerd processes on one folder can lock each other's SQLite files.
+const persistTo = (label: string) => join(stateDir, 'state', label);
+const sandbox = wranglerDev({ config: 'worker/sandbox/wrangler.jsonc', port: sandboxPort, vars: { SANDBOX_ALLOW_HTTP: 'on', ...sandboxVars() }, label: 'sandbox', persistTo: persistTo('sandbox') });
+const proxy = wranglerDev({ config: 'worker/proxy/wrangler.jsonc', port: proxyPort, vars: config, label: 'proxy', persistTo: persistTo('proxy') });
 const stopAll = () => Promise.all([sandbox.stop(), proxy.stop()]).then(() => process.exit(0));
 process.on('SIGINT', stopAll);
 process.on('SIGTERM', stopAll);

@@ -13,7 +13,7 @@ export interface DevWorkerOptions {
   port: number;
   /** Configuration and secrets, passed in a private env file (not on the command line, where `ps` shows them). */
   vars?: Record<string, string>;
-  /** State directory (default `.wrangler/state`, kept between runs). */
+  /** State directory (default `.wrangler/state/<label>`, kept between runs; one per Worker). */
   persistTo?: string;
   inspectorPort?: number;
   /** Prefix for echoed output lines. */
@@ -42,7 +42,7 @@ const NOISE = /Request\.cf|ENOTFOUND|GetAddrInfoReqWrap|onlookupall|callbackTram
  */
 export function wranglerDev(o: DevWorkerOptions): DevWorker {
   const args = ['wrangler', 'dev', '-c', o.config, '--port', String(o.port), '--ip', '127.0.0.1',
-    '--persist-to', o.persistTo ?? '.wrangler/state', '--inspector-port', String(o.inspectorPort ?? inspectorPortFor(o.port)),
+    '--persist-to', o.persistTo ?? join('.wrangler', 'state', o.label), '--inspector-port', String(o.inspectorPort ?? inspectorPortFor(o.port)),
     '--show-interactive-dev-session=false'];
   const varsDir = mkdtempSync(join(tmpdir(), 'arkbridge-vars-'));
   const envFile = join(varsDir, '.env');
