@@ -1,25 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { ProxyClient } from '../api/client';
+import type { ProxyClient } from '../api/client';
 import { db } from '../db';
 import { DEFAULT_GROUP_KEY } from '../groups';
 import { setLocale } from '../i18n';
 import { PROXY_URL, TOKEN } from '../testing/fake-proxy';
-import { assetRecord, putGroup, resetState } from '../testing/setup';
+import { assetRecord, putGroup } from '../testing/setup';
 import { checkAssetName, deleteAsset, renameAsset } from './assets';
 import { checkGroup, createGroup, deleteGroup, updateGroup } from './groups';
-import { LibraryFakeProxy } from './testing/fake-library';
+import { libraryTestbed, type LibraryFakeProxy } from './testing/fake-library';
 
 let proxy: LibraryFakeProxy;
 let client: ProxyClient;
 let messages: unknown[];
 
 beforeEach(async () => {
-  await resetState();
-  proxy = new LibraryFakeProxy();
-  client = new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, proxy.fetch);
-  messages = [];
-  fakeBrowser.runtime.onMessage.addListener((message) => void messages.push(message));
+  ({ proxy, client, messages } = await libraryTestbed());
 });
 afterEach(() => setLocale('en'));
 

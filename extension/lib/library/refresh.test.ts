@@ -1,23 +1,17 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { ProxyClient } from '../api/client';
+import type { ProxyClient } from '../api/client';
 import { db } from '../db';
-import { PROXY_URL, TOKEN } from '../testing/fake-proxy';
-import { assetRecord, putGroup, resetState } from '../testing/setup';
+import { assetRecord, putGroup } from '../testing/setup';
 import { GROUP_BATCH } from '../api/list-all';
 import { loadReadiness, refreshLibrary, refreshLibraryIfStale } from './refresh';
-import { LibraryFakeProxy } from './testing/fake-library';
+import { libraryTestbed, type LibraryFakeProxy } from './testing/fake-library';
 
 let proxy: LibraryFakeProxy;
 let client: ProxyClient;
 let messages: unknown[];
 
 beforeEach(async () => {
-  await resetState();
-  proxy = new LibraryFakeProxy();
-  client = new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, proxy.fetch);
-  messages = [];
-  fakeBrowser.runtime.onMessage.addListener((message) => void messages.push(message));
+  ({ proxy, client, messages } = await libraryTestbed());
 });
 
 const allAssets = async () => (await db()).getAll('assets');

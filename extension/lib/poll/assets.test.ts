@@ -18,6 +18,11 @@ async function processing(localId: string, groupId: string, over: Partial<AssetR
   return assetId;
 }
 
+/** Assets a and b in g1, c in g2, d and e in g3, all Processing. */
+async function fiveInThreeGroups() {
+  for (const [id, group] of [['a', 'g1'], ['b', 'g1'], ['c', 'g2'], ['d', 'g3'], ['e', 'g3']] as const) await processing(id, group);
+}
+
 const record = async (localId: string) => (await db()).get('assets', localId);
 
 beforeEach(async () => {
@@ -38,15 +43,7 @@ describe('pollAssets', () => {
   });
 
   it('checks every Processing asset of every group with one ListAssets call', async () => {
-    for (const [id, group] of [
-      ['a', 'g1'],
-      ['b', 'g1'],
-      ['c', 'g2'],
-      ['d', 'g3'],
-      ['e', 'g3'],
-    ]) {
-      await processing(id!, group!);
-    }
+    await fiveInThreeGroups();
     expect(await pollAssets(client, NOW)).toEqual({ changed: [], pending: 5 });
     expect(proxy.actions()).toEqual(['ListAssets']);
     const { body } = proxy.calls[0]!;
@@ -56,15 +53,7 @@ describe('pollAssets', () => {
   });
 
   it('stores how the assets that left Processing ended, with a second list call only', async () => {
-    for (const [id, group] of [
-      ['a', 'g1'],
-      ['b', 'g1'],
-      ['c', 'g2'],
-      ['d', 'g3'],
-      ['e', 'g3'],
-    ]) {
-      await processing(id!, group!);
-    }
+    await fiveInThreeGroups();
     // Other members' assets in the same groups.
     proxy.seedAsset({ Id: 'someone-else', GroupId: 'g1', Status: 'Active' });
     proxy.setStatus('asset-a', 'Active');

@@ -1,5 +1,8 @@
 import type { AssetListItem, GroupType, ModelReadiness } from '../../../../shared';
-import { FakeProxy, type Fault } from '../../testing/fake-proxy';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { ProxyClient } from '../../api/client';
+import { resetState } from '../../testing/setup';
+import { FakeProxy, PROXY_URL, TOKEN, type Fault } from '../../testing/fake-proxy';
 
 /**
  * The shared FakeProxy plus the library operations the Library view uses: ListAssetGroups (paged),
@@ -100,3 +103,12 @@ const metadata = (action: string) => ({ RequestId: 'req', Action: action, Versio
 const ok = (action: string, result: unknown) => json(200, { ResponseMetadata: metadata(action), Result: result });
 const failure = (status: number, action: string, code: string, message: string) =>
   json(status, { ResponseMetadata: { ...metadata(action), Error: { Code: code, Message: message } } });
+
+/** What library tests start from: a fresh extension state, a fake proxy, a client of it, and the runtime messages sent. */
+export async function libraryTestbed(): Promise<{ proxy: LibraryFakeProxy; client: ProxyClient; messages: unknown[] }> {
+  await resetState();
+  const proxy = new LibraryFakeProxy();
+  const messages: unknown[] = [];
+  fakeBrowser.runtime.onMessage.addListener((message) => void messages.push(message));
+  return { proxy, client: new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, proxy.fetch), messages };
+}
