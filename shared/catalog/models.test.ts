@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isKnownModel, MODELS, modelSpec, RATIOS, SERVICE_TIERS, unknownModel, type ParameterSpec } from './models';
+import { MODEL_IDS } from './testing/model-ids';
 
-const ids = {
-  t2v: 'doubao-seedance-1-0-lite-t2v-250428',
-  i2v: 'doubao-seedance-1-0-lite-i2v-250428',
-  pro: 'doubao-seedance-1-0-pro-250528',
-  proFast: 'doubao-seedance-1-0-pro-fast-251015',
-  pro15: 'doubao-seedance-1-5-pro-251215',
-  s2: 'doubao-seedance-2-0-260128',
-  s2fast: 'doubao-seedance-2-0-fast-260128',
-};
+const ids = MODEL_IDS;
 
 const params = (id: string) => Object.keys(modelSpec(id).parameters).sort();
 const param = (id: string, name: string): ParameterSpec | undefined =>

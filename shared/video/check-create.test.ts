@@ -4,15 +4,10 @@ import type { Checked } from '../validation';
 import { checkVideoCreate, inputMode, valueProblem, videoRequestProblems, type CheckedVideoCreate } from './check-create';
 import { listReferences, type Reference } from './references';
 import type { VideoCreateBody } from './schemas';
+import { MODEL_IDS } from '../catalog/testing/model-ids';
 
 const M = {
-  t2v: 'doubao-seedance-1-0-lite-t2v-250428',
-  i2v: 'doubao-seedance-1-0-lite-i2v-250428',
-  pro: 'doubao-seedance-1-0-pro-250528',
-  proFast: 'doubao-seedance-1-0-pro-fast-251015',
-  pro15: 'doubao-seedance-1-5-pro-251215',
-  s2: 'doubao-seedance-2-0-260128',
-  s2fast: 'doubao-seedance-2-0-fast-260128',
+  ...MODEL_IDS,
   unknown: 'some-future-video-model',
 } as const;
 

@@ -7,13 +7,9 @@ import { VideoFakeProxy } from '../../../lib/tasks/testing/fake-video';
 import { assetRecord, connect, resetState } from '../../../lib/testing/setup';
 import { MODELS } from '../../../../shared';
 import { GenerateView } from './GenerateView';
+import { MODEL_IDS } from '../../../../shared/catalog/testing/model-ids';
 
-const ids = {
-  t2v: 'doubao-seedance-1-0-lite-t2v-250428',
-  pro: 'doubao-seedance-1-0-pro-250528',
-  proFast: 'doubao-seedance-1-0-pro-fast-251015',
-  s2: 'doubao-seedance-2-0-260128',
-};
+const ids = MODEL_IDS;
 
 const realFetch = globalThis.fetch;
 let proxy: VideoFakeProxy;
