@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataImageUriProblem, mediaUrlProblem } from './media-url';
+import { DATA_IMAGE_URI_MAX, dataImageUriProblem, MEDIA_URL_MAX, mediaUrlProblem, schemeCount } from './media-url';
 
 describe('mediaUrlProblem', () => {
   it.each([
@@ -77,7 +77,48 @@ describe('mediaUrlProblem', () => {
   });
 });
 
+describe('media URL length', () => {
+  const urlOf = (length: number) => { const head = 'https://cdn.example.com/'; return head + 'a'.repeat(length - head.length); };
+
+  it(`accepts a URL of exactly ${MEDIA_URL_MAX} characters and refuses one more, saying the limit`, () => {
+    expect(mediaUrlProblem(urlOf(MEDIA_URL_MAX))).toBeNull();
+    expect(mediaUrlProblem(urlOf(MEDIA_URL_MAX + 1))).toBe(`must be at most ${MEDIA_URL_MAX} characters (${MEDIA_URL_MAX + 1} given)`);
+  });
+
+  it('refuses a megabyte of letters by its length before looking at it', () => {
+    expect(mediaUrlProblem('a'.repeat(1 << 20))).toMatch(/^must be at most 8192 characters/);
+  });
+});
+
+describe('schemeCount', () => {
+  it.each([
+    ['https://a.example/1.png', 1],
+    ['https://a.example/1.pnghttps://b.example/2.png', 2],
+    ['1https://x', 1],
+    ['12://x', 0],
+    ['a+b.c-d://x', 1],
+    ['https://x://y', 2],
+    [':// no scheme', 0],
+  ])('counts the schemes of %s as %i', (value, expected) => {
+    expect(schemeCount(value)).toBe(expected);
+  });
+
+  it('stays linear on long runs of scheme characters (a quadratic scan would not finish 4 MB)', () => {
+    // The old global regex restarted at every letter: 4 MB of letters was ~10^13 steps.
+    expect(schemeCount('a'.repeat(4 << 20))).toBe(0);
+    expect(schemeCount(`${'a'.repeat(2 << 20)}://${'b'.repeat(2 << 20)}://`)).toBe(2);
+    expect(schemeCount('a://'.repeat(1 << 20))).toBe(1 << 20);
+  });
+});
+
 describe('dataImageUriProblem', () => {
+  it(`accepts an image data URI of ${DATA_IMAGE_URI_MAX} characters and refuses a longer one, pointing to URLs`, () => {
+    const head = 'data:image/png;base64,';
+    const body = (n: number) => 'A'.repeat(n - head.length - ((n - head.length) % 4));
+    expect(dataImageUriProblem(head + body(DATA_IMAGE_URI_MAX))).toBeNull();
+    expect(dataImageUriProblem(head + body(DATA_IMAGE_URI_MAX) + 'AAAA'.repeat(4))).toMatch(/^must be at most 10485760 characters \(10 MB; .*send larger pictures as a URL/);
+  });
+
   it.each([
     'data:image/png;base64,iVBORw0KGgo=',
     'data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==',
