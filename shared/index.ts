@@ -2,6 +2,7 @@
 export * from './limits';
 export * from './validation';
 export * from './media-url';
+export * from './request-body';
 export * from './asset-ref';
 export * from './library/constants';
 export * from './library/resources';
