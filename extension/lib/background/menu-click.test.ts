@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Browser } from 'wxt/browser';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { NAME_TEXT_MAX } from '../capture/choose-name';
+import { SRCSET_MAX } from '../capture/pick-source';
 import { db } from '../db';
 import { FakeProxy } from '../testing/fake-proxy';
 import { connect, putGroup, resetState, shown, type BrowserMocks } from '../testing/setup';
@@ -135,7 +137,7 @@ describe('onMenuClick', () => {
       { result: { tag: 'img', currentSrc: IMAGE, srcset: 'fox-400.jpg 400w, fox-1600.jpg 1600w', alt: 'A red fox in the snow' } },
     ]);
     await click('arkbridge-media/group:g1', { frameId: 3, frameUrl: 'https://frames.example.com/embed/' });
-    expect(mocks.executeScript).toHaveBeenCalledWith(expect.objectContaining({ target: { tabId: 7, frameIds: [3] }, args: [IMAGE] }));
+    expect(mocks.executeScript).toHaveBeenCalledWith(expect.objectContaining({ target: { tabId: 7, frameIds: [3] }, args: [IMAGE, SRCSET_MAX, NAME_TEXT_MAX] }));
     expect(await assets()).toMatchObject([{ url: 'https://frames.example.com/embed/fox-1600.jpg', name: 'A red fox in the snow' }]);
   });
 

@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
-import type { ProbedElement } from '../capture/pick-source';
+import { NAME_TEXT_MAX } from '../capture/choose-name';
+import { SRCSET_MAX, type ProbedElement } from '../capture/pick-source';
 
 /**
  * Reads the right-clicked element's srcset, currentSrc, alt and title from the page. Runs only
@@ -12,7 +13,7 @@ export async function probeElement(tabId: number | undefined, frameId: number | 
     const [result] = await browser.scripting.executeScript({
       target: { tabId, frameIds: [frameId ?? 0] },
       func: findMediaElement,
-      args: [srcUrl],
+      args: [srcUrl, SRCSET_MAX, NAME_TEXT_MAX],
     });
     return (result?.result as ProbedElement | null) ?? undefined;
   } catch {
@@ -20,18 +21,24 @@ export async function probeElement(tabId: number | undefined, frameId: number | 
   }
 }
 
-/** Runs in the page: the media element showing `srcUrl`. Self-contained (serialized by scripting). */
-function findMediaElement(srcUrl: string): ProbedElement | null {
+/**
+ * Runs in the page: the media element showing `srcUrl`. Self-contained (serialized by scripting),
+ * so the limits come as arguments. The page sets srcset, alt and title at any length: an
+ * over-long srcset is left out (a cut one would name a wrong URL), alt and title are cut.
+ */
+export function findMediaElement(srcUrl: string, srcsetMax: number, textMax: number): ProbedElement | null {
   const elements = Array.from(document.querySelectorAll<HTMLImageElement | HTMLMediaElement>('img, video, audio'));
   const element = elements.find((e) => e.currentSrc === srcUrl || (e as HTMLImageElement).src === srcUrl || e.querySelector(`source[src="${CSS.escape(srcUrl)}"]`));
   if (!element) return null;
   const tag = element.tagName.toLowerCase() as 'img' | 'video' | 'audio';
+  const srcset = tag === 'img' ? (element as HTMLImageElement).srcset : '';
+  const cut = (text: string | null | undefined) => (text ? text.slice(0, textMax) : undefined);
   return {
     tag,
     src: (element as HTMLImageElement).src || undefined,
     currentSrc: element.currentSrc || undefined,
-    srcset: tag === 'img' ? (element as HTMLImageElement).srcset || undefined : undefined,
-    alt: tag === 'img' ? (element as HTMLImageElement).alt || undefined : undefined,
-    title: element.title || element.getAttribute('aria-label') || undefined,
+    srcset: srcset && srcset.length <= srcsetMax ? srcset : undefined,
+    alt: tag === 'img' ? cut((element as HTMLImageElement).alt) : undefined,
+    title: cut(element.title || element.getAttribute('aria-label')),
   };
 }

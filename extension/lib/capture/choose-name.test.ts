@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../shared';
-import { chooseName, fileNameOf } from './choose-name';
+import { chooseName, fileNameOf, NAME_TEXT_MAX } from './choose-name';
 
 describe('fileNameOf', () => {
   it('takes the last path segment without its extension, dashes and underscores as spaces', () => {
@@ -37,5 +37,14 @@ describe('chooseName', () => {
     expect(name).toHaveLength(LIMITS.assetNameMax);
     expect(name.endsWith('…')).toBe(true);
     expect(chooseName({ alt: 'y'.repeat(LIMITS.assetNameMax), url, kind: 'Image' })).toBe('y'.repeat(LIMITS.assetNameMax));
+  });
+
+  it(`reads at most ${NAME_TEXT_MAX} characters of the page's alt, title and page title`, () => {
+    const megabyte = 'fox '.repeat(256 * 1024);
+    const name = chooseName({ alt: megabyte, url, kind: 'Image' });
+    expect(name).toBe(`${'fox '.repeat(64).slice(0, LIMITS.assetNameMax - 1)}…`);
+    // What lies past the limit is not read: an alt of only blanks there counts as empty.
+    expect(chooseName({ alt: `${' '.repeat(NAME_TEXT_MAX)}Fox`, title: 'Title', url, kind: 'Image' })).toBe('Title');
+    expect(chooseName({ url: 'https://cdn.example.com/', pageTitle: `${' '.repeat(NAME_TEXT_MAX)}Page`, kind: 'Image' })).toBe('Image from the web');
   });
 });

@@ -10,7 +10,13 @@ export function fileNameOf(url: string): string {
   }
 }
 
-const clean = (text: string | undefined) => (text ?? '').replace(/\s+/g, ' ').trim();
+/**
+ * Most characters of the page's alt, title and page title read (the page sets them, unbounded):
+ * the name keeps only `LIMITS.assetNameMax` of them anyway.
+ */
+export const NAME_TEXT_MAX = 4096;
+
+const clean = (text: string | undefined) => (text ?? '').slice(0, NAME_TEXT_MAX).replace(/\s+/g, ' ').trim();
 
 /** Name from the element's alt or title, else the file name, else the page title, else a fallback. */
 export function chooseName(input: { alt?: string; title?: string; url: string; pageTitle?: string; kind: string }): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { largestSrcsetCandidate, pickSource } from './pick-source';
+import { largestSrcsetCandidate, pickSource, SRCSET_MAX } from './pick-source';
 
 const PAGE = 'https://www.example.com/gallery/page.html';
 
@@ -31,6 +31,19 @@ describe('largestSrcsetCandidate', () => {
     expect(
       largestSrcsetCandidate('https://res.cdn.example.com/w_400,h_300/cat.jpg 400w, https://res.cdn.example.com/w_1200,h_900/cat.jpg 1200w', PAGE),
     ).toBe('https://res.cdn.example.com/w_1200,h_900/cat.jpg');
+  });
+
+  it('drops trailing commas of a URL in linear time (a long run of commas inside the URL)', () => {
+    // `url.replace(/,+$/, '')` restarted at every comma of the run: quadratic, seconds on this input.
+    const url = `a${','.repeat(SRCSET_MAX - 100)}b`;
+    expect(largestSrcsetCandidate(`${url}, big.jpg 2x`, PAGE)).toBe('https://www.example.com/gallery/big.jpg');
+    expect(largestSrcsetCandidate(`${url}, small.jpg 0.5x`, PAGE)).toBe(new URL(url, PAGE).href);
+  });
+
+  it(`ignores a srcset longer than ${SRCSET_MAX} characters`, () => {
+    const long = `${'x'.repeat(SRCSET_MAX)} 1x, big.jpg 2x`;
+    expect(largestSrcsetCandidate(long, PAGE)).toBeNull();
+    expect(pickSource('https://cdn.example.com/shown.jpg', { tag: 'img', srcset: long }, PAGE)).toBe('https://cdn.example.com/shown.jpg');
   });
 
   it('answers null when nothing usable is offered', () => {

@@ -11,6 +11,12 @@ export interface ProbedElement {
 }
 
 /**
+ * Longest srcset read (page-provided, unbounded in HTML): 16 candidates at the 8 KB media URL cap.
+ * A longer one is ignored and the shown source used instead.
+ */
+export const SRCSET_MAX = 128 * 1024;
+
+/**
  * The candidates of a srcset as the HTML parser reads them: a URL runs to the next whitespace (so
  * CDN URLs may hold commas), its descriptors to the next comma; commas may follow without a space.
  */
@@ -24,8 +30,12 @@ function srcsetCandidates(srcset: string): { url: string; descriptor: string }[]
     while (i < srcset.length && !/\s/.test(srcset[i]!)) i++;
     let url = srcset.slice(start, i);
     let descriptor = '';
-    if (url.endsWith(',')) url = url.replace(/,+$/, '');
-    else {
+    if (url.endsWith(',')) {
+      // A scan, not `/,+$/`: that regex restarts at every comma of a run and is quadratic.
+      let end = url.length;
+      while (end > 0 && url[end - 1] === ',') end--;
+      url = url.slice(0, end);
+    } else {
       const from = i;
       let depth = 0;
       while (i < srcset.length && (srcset[i] !== ',' || depth > 0)) {
@@ -42,6 +52,7 @@ function srcsetCandidates(srcset: string): { url: string; descriptor: string }[]
 
 /** The largest candidate of a srcset (by `w`, else by `x` density), resolved against `base`. */
 export function largestSrcsetCandidate(srcset: string, base: string): string | null {
+  if (srcset.length > SRCSET_MAX) return null;
   let best: { url: string; size: number } | null = null;
   for (const { url, descriptor } of srcsetCandidates(srcset)) {
     const token = descriptor.split(/\s+/).find((d) => /[wx]$/i.test(d)) ?? (descriptor ? '' : '1x');
