@@ -40,13 +40,18 @@ export async function loadBrowserLocale(): Promise<void> {
 }
 
 const PLURAL = /\{(\w+), plural, ((?:=?\w+ \{[^{}]*\} ?)+)\}/g;
+/**
+ * One form of the cases PLURAL matched, each right after the last (sticky): unanchored, `\w+`
+ * would restart at every letter of a long word and be quadratic.
+ */
+const FORM = /(=?\w+) \{([^{}]*)\} ?/gy;
 
 /** ICU's plural form, the subset we use: `{count, plural, one {# asset} other {# assets}}`. */
 function plurals(template: string, params: Record<string, string | number>): string {
   return template.replace(PLURAL, (whole, name: string, cases: string) => {
     const value = params[name];
     if (typeof value !== 'number') return whole;
-    const forms = new Map([...cases.matchAll(/(=?\w+) \{([^{}]*)\}/g)].map((m) => [m[1]!, m[2]!]));
+    const forms = new Map([...cases.matchAll(FORM)].map((m) => [m[1]!, m[2]!]));
     const form = forms.get(`=${value}`) ?? forms.get(new Intl.PluralRules(locale).select(value)) ?? forms.get('other') ?? '';
     return form.replace(/#/g, String(value));
   });
