@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeProxy, PROXY_URL, TOKEN } from '../testing/fake-proxy';
-import { ProxyClient } from './client';
+import { ANSWER_MAX_BYTES, ProxyClient } from './client';
 import { ApiError, failureFrom, isTransient, retryAfterMs, type ApiFailure } from './errors';
 
 const envelope = (Code: string, Message: string) => ({ ResponseMetadata: { Error: { Code, Message } } });
@@ -78,6 +78,33 @@ describe('ProxyClient', () => {
     const failure = await failureOf(client.library('ListAssets', {}));
     expect(failure).toMatchObject({ kind: 'service', status: 200 });
     expect(isTransient(failure as ApiFailure)).toBe(true);
+  });
+
+  it(`reads at most ${ANSWER_MAX_BYTES} bytes of an answer: a longer one is a failure to retry`, async () => {
+    const tooLarge = new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, async () => new Response(`"${'x'.repeat(ANSWER_MAX_BYTES)}"`, { status: 400 }));
+    const failure = await failureOf(tooLarge.me());
+    expect(failure).toMatchObject({ kind: 'service', code: 'answer_too_large', message: expect.stringContaining(PROXY_URL) });
+    expect(isTransient(failure as ApiFailure)).toBe(true);
+
+    // An endless answer: reading stops past the limit.
+    let pulls = 0;
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    const endless = new ReadableStream<Uint8Array>({ pull: (controller) => void (pulls++, controller.enqueue(chunk)) });
+    const client = new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, async () => new Response(endless, { status: 200 }));
+    expect(await failureOf(client.me())).toMatchObject({ code: 'answer_too_large' });
+    expect(pulls).toBeLessThanOrEqual(ANSWER_MAX_BYTES / chunk.length + 2);
+  });
+
+  it('reads an answer streamed in pieces, characters split between pieces included', async () => {
+    const bytes = new TextEncoder().encode(JSON.stringify({ id: 'm-1', name: 'Zoë 林' }));
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 3) controller.enqueue(bytes.slice(i, i + 3));
+        controller.close();
+      },
+    });
+    const client = new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, async () => new Response(body, { status: 200 }));
+    expect(await client.me()).toEqual({ id: 'm-1', name: 'Zoë 林' });
   });
 
   it('copes with an answer that is not JSON', async () => {

@@ -2,6 +2,31 @@ import type { Action, LibraryRequestInput, LibraryResult, ModelList, ModelSpec, 
 import type { Connection } from '../connection';
 import { ApiError, failureFrom } from './errors';
 
+/**
+ * Most bytes of an answer read from the proxy. Its largest real answers (a page of 100 assets with
+ * 8 KB URLs) stay near 1 MB; the cap bounds what JSON.parse and the message rules run on.
+ */
+export const ANSWER_MAX_BYTES = 8 * 1024 * 1024;
+
+/** The body as text, or null when it is longer than `max` bytes (then read no further). */
+async function textUpTo(response: Response, max: number): Promise<string | null> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    size += value.byteLength;
+    if (size > max) {
+      void reader.cancel().catch(() => {});
+      return null;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
 export interface CallOptions {
   idempotencyKey?: string;
   signal?: AbortSignal;
@@ -32,7 +57,11 @@ export class ProxyClient {
     } catch {
       throw new ApiError({ kind: 'network', message: `Cannot reach the proxy at ${this.connection.proxyUrl}.` });
     }
-    const text = await response.text();
+    const text = await textUpTo(response, ANSWER_MAX_BYTES);
+    if (text === null) {
+      const limit = `${ANSWER_MAX_BYTES / 1024 / 1024} MB`;
+      throw new ApiError({ kind: 'service', status: response.status, code: 'answer_too_large', message: `${this.connection.proxyUrl} answered more than ${limit}.` });
+    }
     let json: any = null;
     try {
       json = text ? JSON.parse(text) : null;
