@@ -26,7 +26,7 @@ export const formatBytes = (bytes: number): string =>
 export const tooLargeMessage = (limit: number): string =>
   `body: must be at most ${formatBytes(limit)} (${limit} bytes); send large media by URL`;
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /** The text of `bytes`, or null when they are not valid UTF-8 (never silently U+FFFD). */
 export function decodeUtf8(bytes: ArrayBuffer | Uint8Array): string | null {

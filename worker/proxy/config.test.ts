@@ -29,6 +29,7 @@ function asMember<T>(m: Member, vars: Partial<ProxyEnv>, fn: (ctx: MemberContext
 }
 
 const parse = (r: { body: string }) => JSON.parse(r.body);
+const bytes = (text: string): ArrayBuffer => new TextEncoder().encode(text).buffer as ArrayBuffer;
 
 describe('ALLOW_HTTP_MEDIA off (the default)', () => {
   it('refuses a plain http:// asset URL with ValidationError naming URL, before any upstream call', async () => {
@@ -36,7 +37,7 @@ describe('ALLOW_HTTP_MEDIA off (the default)', () => {
     const g = await group(m);
     const r = await noUpstream(() =>
       asMember(m, { ALLOW_HTTP_MEDIA: undefined }, (ctx) =>
-        handleLibrary(ctx, { action: 'CreateAsset', version: '2024-01-01', body: JSON.stringify({ GroupId: g, AssetType: 'Image', Name: 'a', URL: PNG() }), idempotencyKey: null }),
+        handleLibrary(ctx, { action: 'CreateAsset', version: '2024-01-01', body: bytes(JSON.stringify({ GroupId: g, AssetType: 'Image', Name: 'a', URL: PNG() })), idempotencyKey: null }),
       ),
     );
     expect(r.status).toBe(400);
@@ -46,7 +47,7 @@ describe('ALLOW_HTTP_MEDIA off (the default)', () => {
   it('refuses a plain http:// reference on /v1 with 400 naming the element', async () => {
     const m = await member();
     const body = JSON.stringify({ model: MODEL, content: [{ type: 'text', text: 'x' }, { type: 'image_url', image_url: { url: PNG() }, role: 'reference_image' }] });
-    const r = await noUpstream(() => asMember(m, { ALLOW_HTTP_MEDIA: 'off' }, (ctx) => video.createTask(ctx, body, null)));
+    const r = await noUpstream(() => asMember(m, { ALLOW_HTTP_MEDIA: 'off' }, (ctx) => video.createTask(ctx, bytes(body), null)));
     expect(r.status).toBe(400);
     expect(parse(r).error).toMatchObject({ code: 'invalid_parameter', param: 'content[1].image_url' });
     expect(mediaUrl.startsWith('http://')).toBe(true);
@@ -85,7 +86,7 @@ describe("the service refusing the proxy's own credentials", () => {
     const m = await member();
     await group(m);
     const r = await asMember(m, { SECRET_ACCESS_KEY: 'not-the-secret' }, (ctx) =>
-      handleLibrary(ctx, { action: 'ListAssetGroups', version: '2024-01-01', body: '{}', idempotencyKey: null }),
+      handleLibrary(ctx, { action: 'ListAssetGroups', version: '2024-01-01', body: bytes('{}'), idempotencyKey: null }),
     );
     expect(r.status).toBe(502);
     const error = parse(r).ResponseMetadata.Error;
@@ -101,7 +102,7 @@ describe("the service refusing the proxy's own credentials", () => {
     const models = await asMember(m, { VIDEO_API_KEY: 'sk-not-the-key' }, (ctx) => video.listModels(ctx));
     expect(models.status).toBe(502);
     expect(parse(models).error).toMatchObject({ code: 'upstream_unauthorized', message: expect.stringMatching(/VIDEO_API_KEY/) });
-    const created = await asMember(m, { VIDEO_API_KEY: 'sk-not-the-key' }, (ctx) => video.createTask(ctx, JSON.stringify({ model: MODEL, prompt: 'x' }), 'k-401'));
+    const created = await asMember(m, { VIDEO_API_KEY: 'sk-not-the-key' }, (ctx) => video.createTask(ctx, bytes(JSON.stringify({ model: MODEL, prompt: 'x' })), 'k-401'));
     expect(created.status).toBe(502);
     expect(created.body).not.toContain('sk-not-the-key');
     // Not stored: the same key works once the configuration is right.
@@ -115,7 +116,7 @@ describe('the service unreachable (ASSET_API_BASE / VIDEO_API_BASE pointing nowh
   it('/api/v3: 502 ServiceUnavailable with a readable message; a keyed create is not stored', async () => {
     const m = await member();
     const r = await asMember(m, { ASSET_API_BASE: NOWHERE }, (ctx) =>
-      handleLibrary(ctx, { action: 'CreateAssetGroup', version: '2024-01-01', body: JSON.stringify({ Name: 'x' }), idempotencyKey: 'k-down' }),
+      handleLibrary(ctx, { action: 'CreateAssetGroup', version: '2024-01-01', body: bytes(JSON.stringify({ Name: 'x' })), idempotencyKey: 'k-down' }),
     );
     expect(r.status).toBe(502);
     expect(parse(r).ResponseMetadata.Error).toMatchObject({ Code: 'ServiceUnavailable', Message: expect.stringMatching(/could not be reached/) });
@@ -124,7 +125,7 @@ describe('the service unreachable (ASSET_API_BASE / VIDEO_API_BASE pointing nowh
 
   it('/v1: 502 with a readable error; a keyed create is not stored', async () => {
     const m = await member();
-    const r = await asMember(m, { VIDEO_API_BASE: NOWHERE }, (ctx) => video.createTask(ctx, JSON.stringify({ model: MODEL, prompt: 'x' }), 'k-down'));
+    const r = await asMember(m, { VIDEO_API_BASE: NOWHERE }, (ctx) => video.createTask(ctx, bytes(JSON.stringify({ model: MODEL, prompt: 'x' })), 'k-down'));
     expect(r.status).toBe(502);
     expect(parse(r).error).toMatchObject({ code: 'internal_error', message: expect.stringMatching(/could not be reached/) });
     expect((await call(m, 'POST', '/v1/video/generations', { model: MODEL, prompt: 'x' }, { 'Idempotency-Key': 'k-down' })).status).toBe(200);

@@ -1,11 +1,12 @@
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
-import { check, MODELS, strictObjectMessage } from '../../shared';
+import { BODY_LIMITS, check, MODELS, parseJsonBytes, strictObjectMessage, tooLargeMessage, videoError } from '../../shared';
 import { admin } from './admin/routes';
 import { allowHttpMedia, missingConfig, secretValues, type ProxyEnv } from './env';
 import { corsFor } from './http/cors';
 import { memberAuth, type MemberVars } from './http/member';
-import { jsonResponse, toResponse, unauthorizedLibrary, unauthorizedVideo, type ProxyResponse } from './http/responses';
+import { jsonResponse, libraryFailure, toResponse, unauthorizedLibrary, unauthorizedVideo, videoFailure, type ProxyResponse } from './http/responses';
 import { createLogger } from './log/logger';
 
 export { MemberState } from './members/member-state';
@@ -28,23 +29,33 @@ app.use('*', async (c, next) => {
 });
 app.use('*', (c, next) => corsFor(c.env.ALLOWED_ORIGINS)(c, next));
 
+/** Refuses a body over `maxSize` with 413 before reading more of it (Content-Length first, else while streaming). */
+const limit = (maxSize: number, refuse: (c: { req: { query(name: string): string | undefined } }, message: string) => ProxyResponse) =>
+  bodyLimit({ maxSize, onError: (c) => toResponse(refuse(c, tooLargeMessage(maxSize))) });
+const jsonError = (status: number, code: string, message: string, param?: string) =>
+  jsonResponse(status, { error: { code, message, ...(param ? { param } : {}) } });
+const tooLargeLibrary = limit(BODY_LIMITS.json, (c, message) => libraryFailure(413, c.req.query('Action') ?? '', 'RequestTooLarge', message));
+const tooLargeJson = limit(BODY_LIMITS.json, (_c, message) => jsonError(413, 'request_too_large', message, 'body'));
+const tooLargeVideo = limit(BODY_LIMITS.videoCreate, (_c, message) => videoFailure(413, videoError('request_too_large', message, 'invalid_request_error', 'body')));
+
 app.get('/healthz', (c) => {
   const missing = missingConfig(c.env);
   return c.json(missing.length ? { status: 'ok', config: 'incomplete', missing } : { status: 'ok' });
 });
+app.use('/admin/*', tooLargeJson);
 app.route('/admin', admin);
 
 /** Answers a member call; `null` from the member's object means the token is no longer valid. */
 const answer = (result: ProxyResponse | null, unauthorized: () => ProxyResponse) => toResponse(result ?? unauthorized());
 
-app.post('/api/v3', async (c, next) => memberAuth(() => unauthorizedLibrary(c.req.query('Action') ?? ''))(c, next), async (c) => {
+app.post('/api/v3', async (c, next) => memberAuth(() => unauthorizedLibrary(c.req.query('Action') ?? ''))(c, next), tooLargeLibrary, async (c) => {
   const action = c.req.query('Action') ?? '';
   c.set('operation', action);
   const { state, tokenHash } = c.get('member');
   const result = await state.library(tokenHash, {
     action,
     version: c.req.query('Version') ?? null,
-    body: await c.req.text(),
+    body: await c.req.arrayBuffer(),
     idempotencyKey: c.req.header('idempotency-key') ?? null,
   });
   return answer(result, () => unauthorizedLibrary(action));
@@ -56,10 +67,10 @@ app.get('/v1/models', async (c) => {
   const { state, tokenHash } = c.get('member');
   return answer(await state.video(tokenHash, { kind: 'models' }), unauthorizedVideo);
 });
-app.post('/v1/video/generations', async (c) => {
+app.post('/v1/video/generations', tooLargeVideo, async (c) => {
   c.set('operation', 'CreateVideoTask');
   const { state, tokenHash } = c.get('member');
-  const call = { kind: 'create' as const, body: await c.req.text(), idempotencyKey: c.req.header('idempotency-key') ?? null };
+  const call = { kind: 'create' as const, body: await c.req.arrayBuffer(), idempotencyKey: c.req.header('idempotency-key') ?? null };
   return answer(await state.video(tokenHash, call), unauthorizedVideo);
 });
 app.get('/v1/video/generations/:id', async (c) => {
@@ -69,7 +80,7 @@ app.get('/v1/video/generations/:id', async (c) => {
 });
 
 const proxyUnauthorized = () => jsonResponse(401, { error: { code: 'unauthorized', message: 'A valid member token is required: Authorization: Bearer <member token>.' } });
-app.use('/proxy/*', memberAuth(proxyUnauthorized));
+app.use('/proxy/*', memberAuth(proxyUnauthorized), tooLargeJson);
 app.get('/proxy/me', async (c) => {
   const { state, tokenHash } = c.get('member');
   const me = await state.me(tokenHash);
@@ -84,8 +95,10 @@ const consentSchema = v.strictObject(
   strictObjectMessage('is not a field of this call'),
 );
 app.post('/proxy/consents', async (c) => {
-  const checked = check(consentSchema, await c.req.json().catch(() => undefined));
-  if (!checked.ok) return c.json({ error: { code: 'invalid_parameter', message: checked.problem.message, param: checked.problem.field } }, 400);
+  const parsed = parseJsonBytes(await c.req.arrayBuffer());
+  if (!parsed.ok) return toResponse(jsonError(400, 'invalid_parameter', parsed.message, 'body'));
+  const checked = check(consentSchema, parsed.value);
+  if (!checked.ok) return toResponse(jsonError(400, 'invalid_parameter', checked.problem.message, checked.problem.field));
   const { state, tokenHash } = c.get('member');
   const consent = await state.addConsent(tokenHash, checked.value.scope, checked.value.rulesVersion);
   return consent ? c.json(consent, 201) : toResponse(proxyUnauthorized());

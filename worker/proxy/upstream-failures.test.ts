@@ -157,10 +157,10 @@ describe('a slow service on create', () => {
     expect((await noUpstream(() => api(m, 'CreateAssetGroup', { Name: 'slow' }, { idempotencyKey: key }))).result.Id).toBe(r.result.Id);
   });
 
-  it('reads are not cut at the create deadline: a slow GetAssetGroup still answers', async () => {
+  it('a slow read within the deadline still answers (past it: 504, see hardening.test.ts)', async () => {
     const m = await member();
     const g = await group(m);
-    await sandbox.fault({ target: 'api/v3', status: 200, delayMs: 2000, count: 1 });
+    await sandbox.fault({ target: 'api/v3', status: 200, delayMs: 900, count: 1 });
     const r = await api(m, 'GetAssetGroup', { Id: g });
     expect(r.status).toBe(200);
     expect(r.result.Id).toBe(g);

@@ -1,4 +1,4 @@
-import { failureEnvelope, successEnvelope, videoError, type VideoApiError } from '../../../shared';
+import { clip, failureEnvelope, successEnvelope, videoError, type VideoApiError } from '../../../shared';
 
 /** A response crossing the Durable Object boundary (plain data, serializable). */
 export interface ProxyResponse {
@@ -15,13 +15,20 @@ export const jsonResponse = (status: number, value: unknown, headers: Record<str
   headers: { ...JSON_TYPE, ...headers },
 });
 
+/** The service's own answer, byte for byte: member data is never rewritten on its way back. */
+export const rawJsonResponse = (status: number, body: string, headers: Record<string, string> = {}): ProxyResponse => ({
+  status,
+  body,
+  headers: { ...JSON_TYPE, ...headers },
+});
+
 export const toResponse = (r: ProxyResponse): Response => new Response(r.status === 204 ? null : r.body, { status: r.status, headers: r.headers });
 
 export const newRequestId = (): string => crypto.randomUUID();
 
-/** A library failure envelope answered by the proxy itself. */
+/** A library failure envelope answered by the proxy itself (the caller's Action echoed clipped). */
 export const libraryFailure = (status: number, action: string, code: string, message: string, headers?: Record<string, string>) =>
-  jsonResponse(status, failureEnvelope(newRequestId(), action, code, message), headers);
+  jsonResponse(status, failureEnvelope(newRequestId(), clip(action), code, message), headers);
 
 export const librarySuccess = (action: string, result: unknown) => jsonResponse(200, successEnvelope(newRequestId(), action, result));
 

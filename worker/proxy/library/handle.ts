@@ -1,20 +1,27 @@
-import { API_VERSION, check, isAction, librarySchemas, type Action } from '../../../shared';
-import { allowHttpMedia, secretValues, upstreamTimeoutMs } from '../env';
+import { API_VERSION, check, clip, isAction, librarySchemas, parseJsonBytes, type Action } from '../../../shared';
+import { allowHttpMedia, upstreamTimeoutMs } from '../env';
 import { jsonResponse, libraryFailure, type ProxyResponse } from '../http/responses';
 import type { MemberContext } from '../members/context';
 import * as idempotency from '../members/idempotency';
-import { libraryCall, withDeadline } from '../upstream/fetch';
+import { isTimeout, libraryCall, withDeadline } from '../upstream/fetch';
 import { relayLibrary } from './relay';
 import { RULES, type Rule } from './rules';
 
 export interface LibraryCall {
   action: string;
   version: string | null;
-  body: string;
+  body: ArrayBuffer;
   idempotencyKey: string | null;
 }
 
 const CREATES = new Set<Action>(['CreateAssetGroup', 'CreateAsset']);
+const READS = new Set<string>(['ListAssetGroups', 'GetAssetGroup', 'ListAssets', 'GetAsset']);
+
+/** A call other than a create that the service did not answer in time: nothing waits for it any more. */
+const readTimeout = (action: Action, ms: number) =>
+  libraryFailure(504, action, 'UpstreamTimeout', READS.has(action)
+    ? `The asset library service did not answer within ${ms / 1000} s. Try again shortly.`
+    : `The asset library service did not answer within ${ms / 1000} s; the change may still take effect. Read it back before trying again.`);
 const invalid = (action: string, message: string) => libraryFailure(400, action, 'ValidationError', message);
 
 /**
@@ -23,14 +30,11 @@ const invalid = (action: string, message: string) => libraryFailure(400, action,
  */
 export async function handleLibrary(m: MemberContext, call: LibraryCall): Promise<ProxyResponse> {
   const { action } = call;
-  if (!isAction(action)) return invalid(action, `Action: "${action}" is not an operation of the asset library interface.`);
+  if (!isAction(action)) return invalid(action, `Action: "${clip(action)}" is not an operation of the asset library interface.`);
   if (call.version !== API_VERSION) return invalid(action, `Version: must be ${API_VERSION}.`);
-  let json: unknown;
-  try {
-    json = JSON.parse(call.body);
-  } catch {
-    return invalid(action, 'body: is not valid JSON.');
-  }
+  const parsed = parseJsonBytes(call.body);
+  if (!parsed.ok) return invalid(action, `${parsed.message}.`);
+  const json = parsed.value;
   const checked = check(librarySchemas({ allowHttp: allowHttpMedia(m.env) })[action], json);
   if (!checked.ok) return invalid(action, checked.problem.message);
 
@@ -50,11 +54,11 @@ export async function handleLibrary(m: MemberContext, call: LibraryCall): Promis
     if (key) idempotency.abandon(m.sql, key);
     return before.reply;
   }
-  const secrets = [...secretValues(m.env), ...(before.secrets ?? [])];
-
-  const run = libraryCall(m.env, action, before.params).then(
+  const create = CREATES.has(action);
+  // Creates go on after the member's deadline (their outcome is kept under the key); other calls are cut off.
+  const run = libraryCall(m.env, action, before.params, create ? undefined : upstreamTimeoutMs(m.env)).then(
     (up) => {
-      const relayed = relayLibrary(action, up, secrets);
+      const relayed = relayLibrary(action, up, before.secrets ?? []);
       if (!relayed.accepted) {
         if (key) idempotency.abandon(m.sql, key);
         return relayed.response;
@@ -64,12 +68,13 @@ export async function handleLibrary(m: MemberContext, call: LibraryCall): Promis
       if (key) idempotency.complete(m.sql, key, response);
       return response;
     },
-    () => {
+    (error) => {
       if (key) idempotency.abandon(m.sql, key);
+      if (isTimeout(error)) return readTimeout(action, upstreamTimeoutMs(m.env));
       return libraryFailure(502, action, 'ServiceUnavailable', 'The asset library service could not be reached. Try again later.');
     },
   );
-  if (!CREATES.has(action)) return run;
+  if (!create) return run;
   const answered = await withDeadline(run, upstreamTimeoutMs(m.env));
   if (answered) return answered;
   // The service is slow: the call goes on and its outcome is kept under the key.

@@ -1,3 +1,4 @@
+import { clip } from '../../../shared';
 import { redact } from './redact';
 
 /** Fields of the one log line per request (contract section 7). */
@@ -10,10 +11,17 @@ export interface RequestLog {
   [extra: string]: unknown;
 }
 
+/** A log field: caller-supplied text clipped to a readable length, secrets removed. */
+const field = (value: unknown, secrets: readonly string[]): unknown => (typeof value === 'string' ? clip(redact(value, secrets)) : value);
+
 /**
- * One JSON object per line. Redaction happens here, over the whole serialized line: a secret
- * passed by mistake in any field is still removed.
+ * One JSON object per line. Redaction happens here, field by field: a secret passed by mistake in
+ * any string field is still removed, and the JSON around it cannot be damaged.
  */
 export function createLogger(secrets: readonly string[], write: (line: string) => void = console.log) {
-  return (entry: RequestLog): void => write(redact(JSON.stringify({ time: new Date().toISOString(), ...entry }), secrets));
+  return (entry: RequestLog): void => {
+    const line: Record<string, unknown> = { time: new Date().toISOString() };
+    for (const [key, value] of Object.entries(entry)) line[key] = field(value, secrets);
+    write(JSON.stringify(line));
+  };
 }

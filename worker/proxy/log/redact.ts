@@ -1,6 +1,7 @@
 /**
- * Removes secrets from text. Applied by the logger to every line and to every upstream body the
- * proxy passes on, so no call site has to remember it.
+ * Removes secrets from the values of a log line. Only the log sink calls it, on structured fields:
+ * answers to members are never rewritten (member data is not a secret, and secrets are kept out of
+ * answers by construction).
  */
 
 const TOKEN_SHAPES: RegExp[] = [

@@ -48,10 +48,39 @@ export function abandon(sql: SqlStorage, key: string): void {
   sql.exec('DELETE FROM idempotency WHERE key = ?', key);
 }
 
-/** A stable hash of a JSON body: key order and whitespace do not make a different request. */
+/** A marker for text already written out, on the work stack of `canonicalJson`. */
+class Text {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * A JSON value as text with object keys sorted, so that key order and whitespace do not make a
+ * different request. An explicit stack instead of recursion: no body can exhaust the call stack.
+ */
+export function canonicalJson(value: unknown): string {
+  let out = '';
+  const work: unknown[] = [value];
+  while (work.length) {
+    const item = work.pop();
+    if (item instanceof Text) out += item.text;
+    else if (Array.isArray(item)) {
+      work.push(new Text(']'));
+      for (let i = item.length - 1; i >= 0; i--) work.push(item[i], ...(i ? [new Text(',')] : []));
+      work.push(new Text('['));
+    } else if (item !== null && typeof item === 'object') {
+      const keys = Object.keys(item).sort();
+      work.push(new Text('}'));
+      for (let i = keys.length - 1; i >= 0; i--) {
+        work.push((item as Record<string, unknown>)[keys[i]!], new Text(`${i ? ',' : ''}${JSON.stringify(keys[i])}:`));
+      }
+      work.push(new Text('{'));
+    } else out += JSON.stringify(item) ?? 'null';
+  }
+  return out;
+}
+
+/** A stable hash of a JSON body (see `canonicalJson`). */
 export async function bodyHash(value: unknown): Promise<string> {
-  const stable = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(stable) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, stable((v as Record<string, unknown>)[k])])) : v;
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify(stable(value))));
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonicalJson(value)));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }

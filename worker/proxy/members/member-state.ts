@@ -23,7 +23,7 @@ export interface Consent {
 export type VideoCall =
   | { kind: 'models' }
   | { kind: 'get'; id: string }
-  | { kind: 'create'; body: string; idempotencyKey: string | null };
+  | { kind: 'create'; body: ArrayBuffer; idempotencyKey: string | null };
 
 /**
  * One member's state, strongly consistent: token hash, owned ids, idempotency records,

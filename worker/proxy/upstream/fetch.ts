@@ -12,8 +12,9 @@ export interface Upstream {
 /** Upstream calls give up after this long even when nobody waits for them any more. */
 const HARD_LIMIT_MS = 120_000;
 
-async function send(url: URL, init: RequestInit): Promise<Upstream> {
-  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(HARD_LIMIT_MS) });
+/** Sends a call; with `timeoutMs` it is abandoned then (rejecting with a TimeoutError, see `isTimeout`). */
+async function send(url: URL, init: RequestInit, timeoutMs = HARD_LIMIT_MS): Promise<Upstream> {
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(Math.min(timeoutMs, HARD_LIMIT_MS)) });
   return { status: response.status, body: await response.text(), retryAfter: response.headers.get('retry-after') };
 }
 
@@ -26,18 +27,21 @@ function signerFor(env: ProxyEnv): Signer {
   return signer.signer;
 }
 
+/** Whether a call was abandoned at its deadline. */
+export const isTimeout = (error: unknown): boolean => error instanceof Error && error.name === 'TimeoutError';
+
 /** A signed `/api/v3` call over the exact bytes sent. */
-export async function libraryCall(env: ProxyEnv, action: Action, params: unknown): Promise<Upstream> {
+export async function libraryCall(env: ProxyEnv, action: Action, params: unknown, timeoutMs?: number): Promise<Upstream> {
   const url = new URL(`/api/v3?Action=${action}&Version=${API_VERSION}`, env.ASSET_API_BASE);
   const signed = await signerFor(env).sign(url, JSON.stringify(params));
-  return send(url, { method: 'POST', headers: signed.headers, body: signed.body });
+  return send(url, { method: 'POST', headers: signed.headers, body: signed.body }, timeoutMs);
 }
 
 /** A `/v1` call with the team's `sk-` key. */
-export function videoCall(env: ProxyEnv, method: 'GET' | 'POST', path: string, body?: string): Promise<Upstream> {
+export function videoCall(env: ProxyEnv, method: 'GET' | 'POST', path: string, body?: string, timeoutMs?: number): Promise<Upstream> {
   const headers: Record<string, string> = { Authorization: `Bearer ${env.VIDEO_API_KEY}` };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  return send(new URL(path, env.VIDEO_API_BASE), { method, headers, body });
+  return send(new URL(path, env.VIDEO_API_BASE), { method, headers, body }, timeoutMs);
 }
 
 /** Resolves with the call's result, or `null` once `ms` have passed (the call itself goes on). */

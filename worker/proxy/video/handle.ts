@@ -1,27 +1,33 @@
-import { checkVideoCreate, invalidParameter, readinessFor, videoError, type Asset, type Reference } from '../../../shared';
-import { allowHttpMedia, secretValues, upstreamTimeoutMs } from '../env';
+import { checkVideoCreate, clip, invalidParameter, parseJsonBytes, readinessFor, videoError, type Asset, type CheckedVideoCreate } from '../../../shared';
+import { allowHttpMedia, upstreamTimeoutMs } from '../env';
 import { videoFailure, type ProxyResponse } from '../http/responses';
 import type { MemberContext } from '../members/context';
 import * as idempotency from '../members/idempotency';
 import { own, owns } from '../members/owned';
-import { libraryCall, videoCall, withDeadline } from '../upstream/fetch';
+import { isTimeout, libraryCall, videoCall, withDeadline, type Upstream } from '../upstream/fetch';
 import { relayVideo } from './relay';
 
 const unreachable = () => videoFailure(502, videoError('internal_error', 'The video service could not be reached. Try again later.', 'server_error'));
 
+/** A read the service did not answer within the deadline, or could not be reached for. */
+const readFailed = (m: MemberContext) => (error: unknown) =>
+  isTimeout(error)
+    ? videoFailure(504, videoError('upstream_timeout', `The video service did not answer within ${upstreamTimeoutMs(m.env) / 1000} s. Try again shortly.`, 'server_error'))
+    : unreachable();
+
 /** `GET /v1/models`, passed through. */
 export async function listModels(m: MemberContext): Promise<ProxyResponse> {
-  return videoCall(m.env, 'GET', '/v1/models').then((up) => relayVideo(up, secretValues(m.env)).response, unreachable);
+  return videoCall(m.env, 'GET', '/v1/models', undefined, upstreamTimeoutMs(m.env)).then((up) => relayVideo(up).response, readFailed(m));
 }
 
 /** `GET /v1/video/generations/{id}`: only the member's own tasks. */
 export async function getTask(m: MemberContext, id: string): Promise<ProxyResponse> {
   if (!owns(m.sql, 'task', id)) {
-    return videoFailure(404, videoError('task_not_found', `No task ${id} exists for you.`, 'invalid_request_error', 'task_id'));
+    return videoFailure(404, videoError('task_not_found', `No task ${clip(id)} exists for you.`, 'invalid_request_error', 'task_id'));
   }
-  return videoCall(m.env, 'GET', `/v1/video/generations/${encodeURIComponent(id)}`).then(
-    (up) => relayVideo(up, secretValues(m.env)).response,
-    unreachable,
+  return videoCall(m.env, 'GET', `/v1/video/generations/${encodeURIComponent(id)}`, undefined, upstreamTimeoutMs(m.env)).then(
+    (up) => relayVideo(up).response,
+    readFailed(m),
   );
 }
 
@@ -29,15 +35,18 @@ export async function getTask(m: MemberContext, id: string): Promise<ProxyRespon
  * Checks that each `asset://` reference is the member's and Active for the model, with one
  * GetAsset per referenced asset, in parallel. Answers the first problem, or null.
  */
-async function libraryReferenceProblem(m: MemberContext, model: string, refs: Reference[]): Promise<ProxyResponse | null> {
+async function libraryReferenceProblem(m: MemberContext, model: string, refs: CheckedVideoCreate['references']): Promise<ProxyResponse | null> {
   const library = refs.filter((r) => r.assetId !== null);
   for (const ref of library) {
     if (!owns(m.sql, 'asset', ref.assetId!)) {
       return videoFailure(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is not in your library.`));
     }
   }
-  const assets = await Promise.all(library.map((ref) => libraryCall(m.env, 'GetAsset', { Id: ref.assetId }).then((up) => ({ ref, up }))));
+  const timeoutMs = upstreamTimeoutMs(m.env);
+  const assets = await Promise.all(library.map((ref) => libraryCall(m.env, 'GetAsset', { Id: ref.assetId }, timeoutMs).then((up) => ({ ref, up }))));
   for (const { ref, up } of assets) {
+    const busy = serviceBusy(up, ref.param);
+    if (busy) return busy;
     const envelope = JSON.parse(up.body) as { Result?: Asset; ResponseMetadata: { Error?: { Code: string } } };
     const asset = envelope.Result;
     if (!asset) {
@@ -59,14 +68,26 @@ async function libraryReferenceProblem(m: MemberContext, model: string, refs: Re
   return null;
 }
 
+/**
+ * A 429 or 5xx of the asset library while checking a reference: the service is busy, not the
+ * member's request wrong. Passed on with its status and Retry-After, as for every other call.
+ */
+function serviceBusy(up: Upstream, param: string): ProxyResponse | null {
+  if (up.status !== 429 && up.status < 500) return null;
+  const headers: Record<string, string> = up.retryAfter ? { 'Retry-After': up.retryAfter } : {};
+  return up.status === 429
+    ? videoFailure(429, videoError('rate_limited', `The asset library service is rate limiting the check of ${param}. Wait before trying again; do not resubmit repeatedly.`, 'rate_limit_error'), headers)
+    : videoFailure(up.status, videoError('internal_error', `The asset library service answered HTTP ${up.status} while checking ${param}. Try again later.`, 'server_error'), headers);
+}
+
 /** `POST /v1/video/generations`: validated, idempotent, never retried by the proxy. */
-export async function createTask(m: MemberContext, rawBody: string, idempotencyKey: string | null): Promise<ProxyResponse> {
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody);
-  } catch {
-    return videoFailure(400, invalidParameter('body', 'body: is not valid JSON.'));
-  }
+export async function createTask(m: MemberContext, rawBody: ArrayBuffer, idempotencyKey: string | null): Promise<ProxyResponse> {
+  const parsed = parseJsonBytes(rawBody);
+  if (!parsed.ok) return videoFailure(400, invalidParameter('body', `${parsed.message}.`));
+  const json = parsed.value;
+  // The shape and the catalog first: nothing of an invalid body is hashed, kept or sent.
+  const checked = checkVideoCreate(json, { allowHttp: allowHttpMedia(m.env) });
+  if (!checked.ok) return videoFailure(400, invalidParameter(checked.problem.field, checked.problem.message));
   const key = idempotencyKey === null ? null : `video:${idempotencyKey}`;
   if (key) {
     const problem = idempotency.keyProblem(idempotencyKey!);
@@ -76,14 +97,14 @@ export async function createTask(m: MemberContext, rawBody: string, idempotencyK
     if (found.kind === 'in_progress') return videoFailure(409, videoError('idempotency_in_progress', 'A request with this Idempotency-Key is still running; retry shortly with the same key.', 'invalid_request_error'));
     if (found.kind === 'reused') return videoFailure(422, videoError('idempotency_key_reused', 'This Idempotency-Key was already used with a different body.', 'invalid_request_error'));
   }
-  const rejected = await checkCreate(m, json);
+  const rejected = await checkReferences(m, checked.value);
   if (rejected) {
     if (key) idempotency.abandon(m.sql, key);
     return rejected;
   }
   const run = videoCall(m.env, 'POST', '/v1/video/generations', JSON.stringify(json)).then(
     (up) => {
-      const { response, body } = relayVideo(up, secretValues(m.env));
+      const { response, body } = relayVideo(up);
       const accepted = up.status === 200 && typeof body?.id === 'string';
       if (accepted) own(m.sql, 'task', body.id);
       if (key) accepted ? idempotency.complete(m.sql, key, response) : idempotency.abandon(m.sql, key);
@@ -102,12 +123,13 @@ export async function createTask(m: MemberContext, rawBody: string, idempotencyK
     : 'The video service has not answered yet; the task may still be created. Send an Idempotency-Key so that a retry cannot create a second task.', 'server_error'));
 }
 
-async function checkCreate(m: MemberContext, json: unknown): Promise<ProxyResponse | null> {
-  const checked = checkVideoCreate(json, { allowHttp: allowHttpMedia(m.env) });
-  if (!checked.ok) return videoFailure(400, invalidParameter(checked.problem.field, checked.problem.message));
+async function checkReferences(m: MemberContext, create: CheckedVideoCreate): Promise<ProxyResponse | null> {
   try {
-    return await libraryReferenceProblem(m, checked.value.body.model, checked.value.references);
-  } catch {
+    return await libraryReferenceProblem(m, create.body.model, create.references);
+  } catch (error) {
+    if (isTimeout(error)) {
+      return videoFailure(504, videoError('upstream_timeout', `The asset library service did not answer within ${upstreamTimeoutMs(m.env) / 1000} s while checking the library references; nothing was created. Try again shortly.`, 'server_error'));
+    }
     return videoFailure(502, videoError('internal_error', 'Could not check the library references with the asset library service. Try again later.', 'server_error'));
   }
 }

@@ -1,6 +1,5 @@
-import { videoError } from '../../../shared';
-import { jsonResponse, videoFailure, type ProxyResponse } from '../http/responses';
-import { redact } from '../log/redact';
+import { sentence, videoError } from '../../../shared';
+import { rawJsonResponse, videoFailure, type ProxyResponse } from '../http/responses';
 import type { Upstream } from '../upstream/fetch';
 
 const FAILURES: Record<number, [string, string, string]> = {
@@ -8,12 +7,15 @@ const FAILURES: Record<number, [string, string, string]> = {
   503: ['model_unavailable', 'server_error', 'The model is unavailable right now; check /v1/models, switch model or retry later.'],
 };
 
-/** An upstream `/v1` answer as the member's response: scrubbed, 429 with Retry-After, 5xx readable. */
-export function relayVideo(up: Upstream, secrets: readonly string[]): { response: ProxyResponse; body: any | null } {
+/**
+ * An upstream `/v1` answer as the member's response: the service's bytes as sent, 429 with
+ * Retry-After, 5xx readable. The proxy's `sk-` key travels only in a header, which no answer repeats.
+ */
+export function relayVideo(up: Upstream): { response: ProxyResponse; body: any | null } {
   const headers: Record<string, string> = up.retryAfter ? { 'Retry-After': up.retryAfter } : {};
   let body: any = null;
   try {
-    body = JSON.parse(redact(up.body, secrets));
+    body = JSON.parse(up.body);
   } catch {
     body = null;
   }
@@ -23,9 +25,10 @@ export function relayVideo(up: Upstream, secrets: readonly string[]): { response
   }
   if (up.status >= 500 || (up.status >= 400 && !body?.error)) {
     const [code, type, advice] = FAILURES[up.status] ?? ['internal_error', 'server_error', 'If a task id exists, keep querying it; otherwise try again later.'];
-    const detail = body?.error?.message ? `: ${body.error.message}` : '';
-    return { body: null, response: videoFailure(up.status >= 400 ? up.status : 502, videoError(body?.error?.code ?? code, `The video service answered HTTP ${up.status}${detail}. ${advice}`, type), headers) };
+    const detail = typeof body?.error?.message === 'string' ? `: ${body.error.message}` : '';
+    const upstreamCode = typeof body?.error?.code === 'string' ? body.error.code : code;
+    return { body: null, response: videoFailure(up.status >= 400 ? up.status : 502, videoError(upstreamCode, `${sentence(`The video service answered HTTP ${up.status}${detail}`)} ${advice}`, type), headers) };
   }
   if (!body) return { body: null, response: videoFailure(502, videoError('internal_error', `The video service answered HTTP ${up.status} with an unreadable body.`, 'server_error')) };
-  return { body, response: jsonResponse(up.status, body, headers) };
+  return { body, response: rawJsonResponse(up.status, up.body, headers) };
 }
