@@ -11,6 +11,8 @@ export type Verdict =
   | { ok: false; code: 'SignatureDoesNotMatch' | 'InvalidAccessKey'; message: string };
 
 const SIGNED_HEADERS = 'content-type;host;x-content-sha256;x-date';
+/** Longest Authorization header read: a real one is about 250 characters, the access key included. */
+export const AUTHORIZATION_MAX = 4096;
 const AUTH = /^HMAC-SHA256 Credential=([^/,\s]+)\/(\d{8})\/([^/,\s]+)\/([^/,\s]+)\/([^/,\s]+), SignedHeaders=([^,\s]+), Signature=([0-9a-f]{64})$/;
 const X_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
 const encoder = new TextEncoder();
@@ -41,6 +43,7 @@ function canonicalQuery(url: URL): string {
 export async function verifySignature(request: Request, body: ArrayBuffer, accounts: AccountBook, nowMs: number): Promise<Verdict> {
   const auth = request.headers.get('authorization');
   if (!auth) return fail('The request is not signed: the Authorization header is missing.');
+  if (auth.length > AUTHORIZATION_MAX) return fail(`The Authorization header is longer than ${AUTHORIZATION_MAX} characters.`);
   const match = AUTH.exec(auth);
   if (!match) return fail('The Authorization header is not of the form "HMAC-SHA256 Credential=..., SignedHeaders=..., Signature=...".');
   const [, accessKey, scopeDate, region, service, terminal, signedHeaders, signature] = match as unknown as string[];

@@ -6,10 +6,14 @@ const decode = (base64: string): Uint8Array => Uint8Array.from(atob(base64), (c)
 export const resultVideo = decode(RESULT_MP4);
 export const portraitImage = decode(PORTRAIT_PNG);
 
+/** Longest Range header read (`bytes=<start>-<end>` needs far less); a longer one is ignored. */
+export const RANGE_MAX = 64;
+
 /** Serves bytes with Range support, which video players rely on for seeking. */
 export function serveBytes(request: Request, bytes: Uint8Array, type: string): Response {
   const headers = new Headers({ 'Content-Type': type, 'Accept-Ranges': 'bytes', 'Cache-Control': 'private, max-age=3600' });
-  const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.get('range') ?? '');
+  const header = request.headers.get('range') ?? '';
+  const range = header.length <= RANGE_MAX ? /^bytes=(\d*)-(\d*)$/.exec(header) : null;
   if (!range) {
     headers.set('Content-Length', String(bytes.byteLength));
     return new Response(request.method === 'HEAD' ? null : bytes, { headers });
