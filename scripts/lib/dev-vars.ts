@@ -3,8 +3,20 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ROOT } from './wrangler-dev';
 
-/** The proxy's configuration names (contract section 2). */
-export const PROXY_CONFIG = ['ASSET_API_BASE', 'VIDEO_API_BASE', 'ACCESS_KEY_ID', 'SECRET_ACCESS_KEY', 'VIDEO_API_KEY', 'ADMIN_TOKEN', 'ALLOWED_ORIGINS', 'ALLOW_HTTP_MEDIA'] as const;
+/**
+ * The proxy's configuration names (contract section 2): the one list that `npm start` and
+ * `npm run proxy` pass to the proxy from the environment, else `.dev.vars`. Names the proxy does
+ * not read yet are harmless to pass.
+ */
+export const PROXY_CONFIG = [
+  'ASSET_API_BASE', 'VIDEO_API_BASE', 'ACCESS_KEY_ID', 'SECRET_ACCESS_KEY', 'VIDEO_API_KEY', 'ADMIN_TOKEN',
+  'ALLOWED_ORIGINS', 'ALLOW_HTTP_MEDIA', 'UPSTREAM_TIMEOUT_MS', 'TRACK_INTERVAL_SECONDS', 'ALERT_WEBHOOK_URL',
+  'MEDIA_URL_SECRET', 'MEDIA_URL_TTL_SECONDS', 'KEEP_OUTPUTS_DAYS', 'ACCESS_TEAM_DOMAIN', 'ACCESS_AUD', 'ADMIN_TOKEN_SIGNIN',
+] as const;
+export type ProxyConfigName = (typeof PROXY_CONFIG)[number];
+
+/** Those of PROXY_CONFIG without which the proxy cannot serve. */
+export const PROXY_REQUIRED: readonly ProxyConfigName[] = ['ASSET_API_BASE', 'VIDEO_API_BASE', 'ACCESS_KEY_ID', 'SECRET_ACCESS_KEY', 'VIDEO_API_KEY', 'ADMIN_TOKEN'];
 
 /** `.dev.vars` at the project root (ARKBRIDGE_DEV_VARS moves it, e.g. for tests). */
 export const DEV_VARS = process.env.ARKBRIDGE_DEV_VARS ?? join(ROOT, '.dev.vars');
@@ -45,11 +57,10 @@ ALLOW_HTTP_MEDIA=on
   return true;
 }
 
-/** Configuration for `npm run proxy`: environment variables first, else `.dev.vars`. */
-export function proxyConfig(): Record<string, string> {
-  const file = readDevVars();
+/** Configuration for `npm run proxy` (and `npm start`): each of PROXY_CONFIG from the environment, else `.dev.vars`. */
+export function proxyConfig(env: NodeJS.ProcessEnv = process.env, file: Record<string, string> = readDevVars()): Record<string, string> {
   return Object.fromEntries(PROXY_CONFIG.flatMap((name) => {
-    const value = process.env[name] ?? file[name];
+    const value = env[name] ?? file[name];
     return value === undefined ? [] : [[name, value]];
   }));
 }

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { portInUseMessage, portFree, signalGroup, stopChild } from './processes';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -11,6 +12,8 @@ export interface DevWorkerOptions {
   /** `wrangler.jsonc` path relative to the project root. */
   config: string;
   port: number;
+  /** The setting that chose `port` (e.g. SANDBOX_PORT), named when the port is taken. */
+  portSetting?: string;
   /** Configuration and secrets, passed in a private env file (not on the command line, where `ps` shows them). */
   vars?: Record<string, string>;
   /** State directory (default `.wrangler/state/<label>`, kept between runs; one per Worker). */
@@ -26,84 +29,118 @@ export interface DevWorkerOptions {
 export interface DevWorker {
   /** `http://127.0.0.1:<port>` */
   url: string;
-  /** Resolves when the Worker answers HTTP; rejects with wrangler's last output if it never does. */
+  /** wrangler's pid, which is also its process group's id (workerd is in that group). */
+  pid: number;
+  /** Resolves when the Worker answers HTTP; rejects with a readable error (a taken port, wrangler's last output) if it never does. */
   ready: Promise<void>;
   /** Resolves when wrangler has exited. */
   exited: Promise<number | null>;
-  /** Stops wrangler and workerd (the whole process group) and waits until they are gone. */
+  /** Resolves, with a readable error, if wrangler exits or fails to bind without `stop()` having been called; else never. */
+  failed: Promise<Error>;
+  /** Stops wrangler and workerd (the whole process group: SIGTERM, SIGKILL after 5 s) and waits until they are gone. */
   stop(): Promise<void>;
 }
 
 const NOISE = /Request\.cf|ENOTFOUND|GetAddrInfoReqWrap|onlookupall|callbackTrampoline|nodedir|update available|^\s*$/;
+/** workerd's and wrangler's words for a port it could not listen on. */
+const BIND_FAILURE = /Address already in use\D*?(?:127\.0\.0\.1|localhost|0\.0\.0\.0|\[?::1?\]?):(\d+)/;
+const WRANGLER = join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
 
 /**
  * Runs `wrangler dev` for one of our Workers on 127.0.0.1, as the leader of its own process
- * group so that stopping it never leaves workerd behind.
+ * group so that stopping it never leaves workerd behind. wrangler runs under this node directly
+ * (no npx, no shell in between).
  */
 export function wranglerDev(o: DevWorkerOptions): DevWorker {
-  const args = ['wrangler', 'dev', '-c', o.config, '--port', String(o.port), '--ip', '127.0.0.1',
-    '--persist-to', o.persistTo ?? join('.wrangler', 'state', o.label), '--inspector-port', String(o.inspectorPort ?? inspectorPortFor(o.port)),
+  const inspectorPort = o.inspectorPort ?? inspectorPortFor(o.port);
+  const args = [WRANGLER, 'dev', '-c', o.config, '--port', String(o.port), '--ip', '127.0.0.1',
+    '--persist-to', o.persistTo ?? join('.wrangler', 'state', o.label), '--inspector-port', String(inspectorPort),
     '--show-interactive-dev-session=false'];
   const varsDir = mkdtempSync(join(tmpdir(), 'arkbridge-vars-'));
   const envFile = join(varsDir, '.env');
   writeFileSync(envFile, Object.entries(o.vars ?? {}).map(([k, v]) => `${k}=${dotenvQuote(v)}`).join('\n'), { mode: 0o600 });
   args.push('--env-file', envFile);
-  const child = spawn('npx', args, { cwd: ROOT, detached: true, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, detached: true, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
   const pid = child.pid!;
+  const url = `http://127.0.0.1:${o.port}`;
   const tail: string[] = [];
-  const collect = (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n')) {
-      if (NOISE.test(line)) continue;
-      tail.push(line);
-      if (tail.length > 40) tail.shift();
-      if (o.echo ?? true) process.stdout.write(`[${o.label}] ${line}\n`);
+  let announced = false; // wrangler printed "Ready on <url>": the answer at the port is ours
+  let bindFailure: string | undefined;
+  const collect = (line: string) => {
+    const plain = line.replace(/\x1b\[[0-9;]*m/g, '');
+    if (plain.includes(`Ready on ${url}`)) announced = true;
+    const bind = BIND_FAILURE.exec(plain);
+    if (bind && !bindFailure) {
+      const port = Number(bind[1]);
+      bindFailure = port === o.port && o.portSetting
+        ? portInUseMessage(port, o.portSetting)
+        : `Port ${port} on 127.0.0.1${port === inspectorPort ? ` (the ${o.label}'s debugger port)` : ''} is already in use: wrangler dev of the ${o.label} could not listen on it.`;
     }
+    if (NOISE.test(line) || plain.startsWith('stack: ')) return;
+    tail.push(line);
+    if (tail.length > 40) tail.shift();
+    if (o.echo ?? true) process.stdout.write(`[${o.label}] ${line}\n`);
   };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  // Whole lines only: "Ready on" or a bind failure may arrive split over two chunks.
+  for (const stream of [child.stdout!, child.stderr!]) {
+    let rest = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop()!;
+      lines.forEach(collect);
+    });
+    stream.on('end', () => rest && collect(rest));
+  }
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => {
       rmSync(varsDir, { recursive: true, force: true });
       resolve(code);
     }),
   );
-  const kill = (signal: NodeJS.Signals) => {
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      /* already gone */
-    }
-  };
-  const onExit = () => kill('SIGKILL');
+  const failure = (what: string) => new Error(bindFailure ?? `${what}:\n${tail.join('\n')}`);
+  // Last resort should this process exit without stop(): nothing of the group may outlive it.
+  const onExit = () => signalGroup(pid, 'SIGKILL');
   process.once('exit', onExit);
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      await stopChild(child);
       process.off('exit', onExit);
-      kill('SIGTERM');
-      const timer = setTimeout(() => kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-      kill('SIGKILL'); // workerd, should it outlive wrangler
     })());
+  const failed = exited.then((code) => (stopping ? new Promise<Error>(() => {}) : failure(`wrangler dev (${o.label}) exited (code ${code})`)));
 
-  const url = `http://127.0.0.1:${o.port}`;
+  // A quiet WRANGLER_LOG hides "Ready on"; then an answer at the port has to do.
+  const quiet = /^(none|error|warn)$/i.test(process.env.WRANGLER_LOG ?? '');
   const ready = (async () => {
     const until = Date.now() + (o.readyTimeoutMs ?? 90_000);
     for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) {
-        throw new Error(`wrangler dev (${o.label}) exited before ${url} answered:\n${tail.join('\n')}`);
+      if (child.exitCode !== null || child.signalCode !== null) throw failure(`wrangler dev (${o.label}) exited before ${url} answered`);
+      if (bindFailure) {
+        await stop();
+        throw failure('');
       }
-      if (await fetch(url, { signal: AbortSignal.timeout(5_000) }).then(() => true, () => false)) return;
+      // Something answering at the port is not enough: until wrangler says so, it may be another program.
+      if ((announced || quiet) && (await fetch(url, { signal: AbortSignal.timeout(5_000) }).then(() => true, () => false))) return;
       if (Date.now() > until) {
         await stop();
         throw new Error(`${o.label} did not answer at ${url} in time:\n${tail.join('\n')}`);
       }
-      await new Promise((r) => setTimeout(r, 250));
+      await new Promise((r) => setTimeout(r, 100));
     }
   })();
-  return { url, ready, exited, stop };
+  ready.catch(() => {}); // callers that only await `failed` or `exited` must not crash on it
+  return { url, pid, ready, exited, failed, stop };
+}
+
+/**
+ * The debugger port for a Worker on `port`: the one beside it when free, else any free port
+ * (it is only for attaching a debugger, so a taken one is no reason to stop).
+ */
+export async function debuggerPort(port: number): Promise<number> {
+  const beside = inspectorPortFor(port);
+  return (await portFree(beside).catch(() => false)) ? beside : freePort();
 }
 
 /** A default debugger port beside the Worker's own (wrangler's default 9229 clashes between Workers). */

@@ -29,7 +29,7 @@ test('npm start prints a working proxy URL and dev member token', async () => {
   dir = await mkdtemp(join(tmpdir(), 'arkbridge-start-'));
   const [sandboxPort, proxyPort] = [await freePort(), await freePort()];
   const devVars = join(dir, '.dev.vars');
-  child = spawn('npx', ['tsx', 'scripts/start.ts'], {
+  child = spawn('npm', ['start'], {
     cwd: ROOT,
     detached: true,
     env: { ...process.env, SANDBOX_PORT: String(sandboxPort), PROXY_PORT: String(proxyPort), ARKBRIDGE_STATE_DIR: join(dir, 'state'), ARKBRIDGE_DEV_VARS: devVars },

@@ -1,0 +1,40 @@
+/** `npm run proxy` (and `npm start`) pass the proxy every configuration name, from the environment else .dev.vars. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { parseDevVars, PROXY_CONFIG, PROXY_REQUIRED, proxyConfig } from './dev-vars';
+import { ROOT } from './wrangler-dev';
+
+describe('proxyConfig', () => {
+  test('passes UPSTREAM_TIMEOUT_MS through from the environment', () => {
+    expect(proxyConfig({ UPSTREAM_TIMEOUT_MS: '1500' }, {})).toEqual({ UPSTREAM_TIMEOUT_MS: '1500' });
+  });
+
+  test('passes UPSTREAM_TIMEOUT_MS through from .dev.vars when the environment has none', () => {
+    expect(proxyConfig({}, parseDevVars('UPSTREAM_TIMEOUT_MS=2500\n')).UPSTREAM_TIMEOUT_MS).toBe('2500');
+  });
+
+  test('takes every name, the environment winning over .dev.vars; other variables stay out', () => {
+    const env = Object.fromEntries(PROXY_CONFIG.map((name) => [name, `env-${name}`]));
+    const file = Object.fromEntries(PROXY_CONFIG.map((name) => [name, `file-${name}`]));
+    expect(proxyConfig({ ...env, PATH: '/usr/bin', SANDBOX_PORT: '1' }, file)).toEqual(env);
+    expect(proxyConfig({}, { ...file, OTHER: 'x' })).toEqual(file);
+  });
+
+  test('lists the future settings, harmless to pass now', () => {
+    for (const name of ['UPSTREAM_TIMEOUT_MS', 'TRACK_INTERVAL_SECONDS', 'ALERT_WEBHOOK_URL', 'MEDIA_URL_SECRET', 'MEDIA_URL_TTL_SECONDS',
+      'KEEP_OUTPUTS_DAYS', 'ACCESS_TEAM_DOMAIN', 'ACCESS_AUD', 'ADMIN_TOKEN_SIGNIN']) {
+      expect(PROXY_CONFIG).toContain(name);
+    }
+    expect(PROXY_CONFIG.filter((name) => !PROXY_REQUIRED.includes(name))).toContain('UPSTREAM_TIMEOUT_MS');
+  });
+
+  test('covers every string setting the proxy reads (worker/proxy/env.ts)', () => {
+    const source = readFileSync(join(ROOT, 'worker', 'proxy', 'env.ts'), 'utf8');
+    const body = /export interface ProxyEnv \{([\s\S]*?)\n\}/.exec(source)?.[1];
+    expect(body).toBeDefined();
+    const settings = [...body!.matchAll(/^\s+([A-Z][A-Z0-9_]*)\??:\s*string;/gm)].map((m) => m[1]);
+    expect(settings).toContain('UPSTREAM_TIMEOUT_MS');
+    expect(PROXY_CONFIG).toEqual(expect.arrayContaining(settings));
+  });
+});
