@@ -1,7 +1,10 @@
 import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { clip } from '../../shared';
 import { accountBook } from './accounts';
 import type { SandboxEnv } from './env';
 import { portraitImage, resultVideo, serveBytes } from './media/files';
+import { errorResponse, limitBodies } from './routes/body';
 import { advanceClock, resetStats, setFault, stats } from './routes/helpers';
 import { libraryRoute } from './routes/library';
 import { completePortrait, h5Page } from './routes/portrait';
@@ -12,6 +15,9 @@ export { ServiceState } from './state/service-state';
 
 /** The sandbox: the service's two interfaces, its H5 page, result media and test helpers. */
 const app = new Hono<{ Bindings: SandboxEnv }>();
+
+// Every body is read within its route's limit (413 in the route's own error shape beyond it).
+app.use('*', limitBodies);
 
 app.post('/api/v3', libraryRoute);
 app.get('/v1/models', listModels);
@@ -44,5 +50,16 @@ app.get('/', (c) => {
 });
 
 app.notFound((c) => c.json({ error: 'not_found', message: `${c.req.method} ${new URL(c.req.url).pathname} is not a route of the sandbox.` }, 404));
+
+/**
+ * The last resort: an exception no route handled is a readable HTTP 500 in the route's own error
+ * shape, never a bare runtime error page. Bad input never gets here (the fuzz tests check that).
+ */
+app.onError((error, c) => {
+  if (error instanceof HTTPException) return error.getResponse();
+  console.error('sandbox: unhandled error', c.req.method, new URL(c.req.url).pathname, error);
+  const message = `The sandbox failed on this request (${clip(error instanceof Error ? error.message : String(error), 200)}); this is a bug of the sandbox`;
+  return errorResponse(c, 500, { library: 'InternalError', video: 'internal_error', type: 'server_error' }, message);
+});
 
 export default app;

@@ -169,9 +169,15 @@ describe('POST /sandbox/portrait/complete', () => {
   });
 
   it('rejects a body that is not a JSON object with 400', async () => {
-    const res = await complete('{oops');
+    const res = await complete('[1]');
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/^body: must be a JSON object/);
+  });
+
+  it('rejects malformed JSON with 400 saying so', async () => {
+    const res = await complete('{oops');
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('body: is not valid JSON.');
   });
 
   it('answers 404 for a link of no session', async () => {

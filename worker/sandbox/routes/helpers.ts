@@ -1,8 +1,9 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
-import { check, strictObjectMessage, TASK_STATUSES } from '../../../shared';
+import { strictObjectMessage, TASK_STATUSES } from '../../../shared';
 import type { SandboxEnv } from '../env';
 import { FAULT_TARGETS } from '../state/control';
+import { helperInvalid, readChecked } from './body';
 import { service } from './service';
 
 /** Unknown keys, missing keys and non-object bodies each get their own wording. */
@@ -12,7 +13,7 @@ type C = Context<{ Bindings: SandboxEnv }>;
 
 const int = (min: number, max: number) => v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
 
-const faultSchema = v.strictObject(
+export const faultSchema = v.strictObject(
   {
     target: v.picklist(FAULT_TARGETS, `must be one of ${FAULT_TARGETS.join(', ')}`),
     status: int(200, 599),
@@ -24,14 +25,26 @@ const faultSchema = v.strictObject(
   NOT_A_FIELD,
 );
 
-const clockSchema = v.strictObject({ advanceSeconds: v.pipe(v.number('must be a number'), v.minValue(0, 'must not be negative')) }, NOT_A_FIELD);
+/** One move of the clock: at most a year (the whole offset is capped too, see ServiceState). */
+export const CLOCK_STEP_MAX = 366 * 24 * 3600;
 
-const bad = (c: C, message: string) => c.json({ error: 'ValidationError', message }, 400);
+export const clockSchema = v.strictObject(
+  {
+    advanceSeconds: v.pipe(
+      v.number('must be a number'),
+      v.minValue(0, 'must not be negative'),
+      v.maxValue(CLOCK_STEP_MAX, `must be at most ${CLOCK_STEP_MAX} (366 days)`),
+    ),
+  },
+  NOT_A_FIELD,
+);
+
+const bad = helperInvalid;
 
 /** `POST /sandbox/faults`: the next `count` calls to `target` fail with `status`. */
 export async function setFault(c: C): Promise<Response> {
-  const checked = check(faultSchema, await c.req.json().catch(() => undefined));
-  if (!checked.ok) return bad(c, checked.problem.message);
+  const checked = await readChecked(c, faultSchema);
+  if (!checked.ok) return checked.response;
   const f = checked.value;
   if (f.status === 200 && !f.delayMs && !(f.target === 'v1-get' && f.taskStatus)) {
     return bad(c, 'status: 200 (no failure) needs delayMs, or taskStatus with target v1-get');
@@ -42,9 +55,10 @@ export async function setFault(c: C): Promise<Response> {
 
 /** `POST /sandbox/clock`: moves the sandbox's clock forward. */
 export async function advanceClock(c: C): Promise<Response> {
-  const checked = check(clockSchema, await c.req.json().catch(() => undefined));
-  if (!checked.ok) return bad(c, checked.problem.message);
-  return c.json(await service(c.env).advanceClock(checked.value.advanceSeconds));
+  const checked = await readChecked(c, clockSchema);
+  if (!checked.ok) return checked.response;
+  const moved = await service(c.env).advanceClock(checked.value.advanceSeconds);
+  return 'problem' in moved ? bad(c, moved.problem) : c.json(moved);
 }
 
 export const stats = async (c: C) => c.json(await service(c.env).stats());

@@ -1,8 +1,9 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
-import { check, groupDescription, groupName, strictObjectMessage } from '../../../shared';
+import { groupDescription, groupName, sentence, strictObjectMessage } from '../../../shared';
 import type { SandboxEnv } from '../env';
 import { portraitPage } from '../portrait/page';
+import { helperInvalid, readChecked } from './body';
 import { service } from './service';
 
 /** Unknown keys, missing keys and non-object bodies each get their own wording. */
@@ -10,23 +11,28 @@ const NOT_A_FIELD = strictObjectMessage('is not a field of this call');
 
 type C = Context<{ Bindings: SandboxEnv }>;
 
+/** A session's page id: hex, as `CreatePortraitSession` makes them (anything else names no session). */
+const H5_ID = /^[0-9a-f]{1,64}$/;
+
 export async function h5Page(c: C): Promise<Response> {
-  const page = await service(c.env).portraitPage(c.req.param('h5')!);
-  return c.html(portraitPage(c.req.url, page), page.state === 'missing' ? 404 : 200);
+  const h5 = c.req.param('h5')!;
+  const page = H5_ID.test(h5) ? await service(c.env).portraitPage(h5) : ({ state: 'missing' } as const);
+  // The page posts its own link back; a query string the caller added is not repeated.
+  const url = new URL(c.req.url);
+  return c.html(portraitPage(`${url.origin}${url.pathname}`, page), page.state === 'missing' ? 404 : 200);
 }
 
-const completeSchema = v.strictObject(
+export const completeSchema = v.strictObject(
   { H5Link: v.pipe(v.string('must be a string'), v.url('must be the H5Link URL')), GroupName: groupName, GroupDescription: v.optional(groupDescription, '') },
   NOT_A_FIELD,
 );
 
 /** `POST /sandbox/portrait/complete`: what the phone page submits when the person finishes. */
 export async function completePortrait(c: C): Promise<Response> {
-  const json = await c.req.json().catch(() => undefined);
-  const checked = check(completeSchema, json);
-  if (!checked.ok) return c.json({ error: 'ValidationError', message: checked.problem.message }, 400);
-  const h5 = /\/h5\/portrait\/([0-9a-f]+)$/.exec(new URL(checked.value.H5Link).pathname)?.[1];
-  if (!h5) return c.json({ error: 'ValidationError', message: 'H5Link: is not a portrait session link.' }, 400);
+  const checked = await readChecked(c, completeSchema);
+  if (!checked.ok) return checked.response;
+  const h5 = /\/h5\/portrait\/([0-9a-f]{1,64})$/.exec(new URL(checked.value.H5Link).pathname)?.[1];
+  if (!h5) return helperInvalid(c, 'H5Link: is not a portrait session link.');
   const outcome = await service(c.env).completePortrait(h5, checked.value.GroupName, checked.value.GroupDescription);
-  return outcome.ok ? c.json(outcome.result) : c.json({ error: outcome.code, message: outcome.message }, outcome.status as 400);
+  return outcome.ok ? c.json(outcome.result) : c.json({ error: outcome.code, message: sentence(outcome.message) }, outcome.status as 400);
 }

@@ -1,8 +1,9 @@
 import type { Context } from 'hono';
-import { checkVideoCreate, invalidParameter, MODELS, videoError, type TaskStatus } from '../../../shared';
+import { checkVideoCreate, invalidParameter, MODELS, sentence, videoError, type TaskStatus } from '../../../shared';
 import { accountBook, type Account } from '../accounts';
 import { readTiming, type SandboxEnv } from '../env';
 import type { Fault, FaultTarget } from '../state/control';
+import { answerable, limitOf, readJson, tooLarge } from './body';
 import { service } from './service';
 
 type C = Context<{ Bindings: SandboxEnv }>;
@@ -44,16 +45,19 @@ export async function listModels(c: C): Promise<Response> {
 export async function createVideo(c: C): Promise<Response> {
   const entered = await enter(c, 'v1-create');
   if (entered instanceof Response) return entered;
-  let json: unknown;
-  try {
-    json = await c.req.json();
-  } catch {
-    return c.json(invalidParameter('body', 'body: is not valid JSON.'), 400);
+  const limit = limitOf('POST', new URL(c.req.url).pathname);
+  const json = await readJson(c.req.raw, limit);
+  if (!json.ok) return json.status === 413 ? tooLarge(c, limit) : c.json(invalidParameter('body', sentence(json.message)), 400);
+  const checked = checkVideoCreate(json.value, { allowHttp: readTiming(c.env).allowHttp });
+  if (!checked.ok) {
+    // An unknown model id is repeated by the catalog's messages: clip it there too.
+    const model = (json.value as { model?: unknown } | null)?.model;
+    const problem = answerable(checked.problem, [model]);
+    return c.json(invalidParameter(problem.field, problem.message), 400);
   }
-  const checked = checkVideoCreate(json, { allowHttp: readTiming(c.env).allowHttp });
-  if (!checked.ok) return c.json(invalidParameter(checked.problem.field, checked.problem.message), 400);
   const { body, references } = checked.value;
-  const outcome = await service(c.env).createTask(entered.account.name, body, references, new URL(c.req.url).origin);
+  // The task keeps only the model and its references (a long prompt need not cross to storage).
+  const outcome = await service(c.env).createTask(entered.account.name, { model: body.model }, references, new URL(c.req.url).origin);
   return outcome.ok ? c.json(outcome.task) : c.json(outcome.body, outcome.status as 400);
 }
 

@@ -1,3 +1,4 @@
+import { clip } from '../../../shared';
 import type { SandboxTiming } from '../env';
 
 /** What every state operation needs: the database, the sandbox clock and the public origin. */
@@ -15,7 +16,7 @@ export type Outcome<R> = { ok: true; result: R } | { ok: false; status: number; 
 export const success = <R>(result: R): Outcome<R> => ({ ok: true, result });
 export const failure = (status: number, code: string, message: string): Outcome<never> => ({ ok: false, status, code, message });
 export const accessDenied = (what: string, id: string): Outcome<never> =>
-  failure(403, 'AccessDenied', `${what} ${id} does not exist or you have no access to it.`);
+  failure(403, 'AccessDenied', `${what} ${clip(id)} does not exist or you have no access to it.`);
 /** Validation failures carry HTTP 200, as the service allows; callers must read ResponseMetadata.Error. */
 export const validationError = (message: string): Outcome<never> => failure(200, 'ValidationError', message);
 

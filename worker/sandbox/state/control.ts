@@ -56,6 +56,24 @@ export function readStats(sql: SqlStorage): Stats {
 
 export const resetStats = (sql: SqlStorage): void => void sql.exec('DELETE FROM stats');
 
+/** How far the clock may run ahead in all: 100 years keeps every time a valid date. */
+export const CLOCK_OFFSET_MAX_SECONDS = 100 * 365 * 24 * 3600;
+
+export const clearFaults = (sql: SqlStorage): void => void sql.exec('DELETE FROM faults');
+
+/** Counts and latest change times of the data tables, faults and the clock, as one string. */
+export function fingerprint(sql: SqlStorage): string {
+  const one = (query: string) => sql.exec(query).toArray()[0] ?? {};
+  return JSON.stringify([
+    one('SELECT count(*) AS n, total(updated_at) AS t, total(length(name)) AS l, total(length(description)) AS d FROM groups'),
+    one('SELECT count(*) AS n, total(updated_at) AS t, total(length(name)) AS l FROM assets'),
+    one('SELECT count(*) AS n, total(length(refs)) AS r FROM tasks'),
+    one("SELECT count(*) AS n, total(state <> 'pending') AS done FROM portraits"),
+    one('SELECT count(*) AS n, total(remaining) AS r FROM faults'),
+    one("SELECT count(*) AS n, total(CAST(value AS REAL)) AS v FROM settings"),
+  ]);
+}
+
 export function clockOffset(sql: SqlStorage): number {
   const row = rows<{ value: string }>(sql, "SELECT value FROM settings WHERE key = 'clock'")[0];
   return row ? Number(row.value) : 0;

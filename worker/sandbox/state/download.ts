@@ -50,9 +50,11 @@ export async function downloadProblem(url: string, kind: MediaKind): Promise<str
 export function dataUriProblem(uri: string): string | null {
   const data = uri.slice(uri.indexOf(',') + 1);
   try {
-    const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
-    if (!bytes.length) return 'the data URI holds no data';
-    return looksLikeMarkup(bytes) ? 'the data URI holds markup, not a bitmap image' : null;
+    const binary = atob(data);
+    if (!binary.length) return 'the data URI holds no data';
+    // The first bytes decide (markup or not): no need to copy megabytes into an array.
+    const head = Uint8Array.from(binary.slice(0, 256), (c) => c.charCodeAt(0));
+    return looksLikeMarkup(head) ? 'the data URI holds markup, not a bitmap image' : null;
   } catch {
     return 'the data URI is not valid base64';
   }

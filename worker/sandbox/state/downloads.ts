@@ -41,7 +41,8 @@ async function downloadTaskRefs(ctx: () => Ctx, task: TaskRow): Promise<void> {
   const refs = JSON.parse(task.refs) as PendingRef[];
   const problems = await Promise.all(
     refs.map(async (ref) => {
-      const why = ref.url.startsWith('data:') ? dataUriProblem(ref.url) : await downloadProblem(ref.url, KIND[ref.kind]);
+      // Inline images were checked when the task was created (rows from before that keep the URI).
+      const why = ref.url.startsWith('data:') ? (ref.problem ?? dataUriProblem(ref.url)) : await downloadProblem(ref.url, KIND[ref.kind]);
       return why ? `${ref.param}: resource download failed. ${why}` : null;
     }),
   );

@@ -103,9 +103,30 @@ export class ServiceState extends DurableObject<SandboxEnv> {
     control.setFault(this.ctx.storage.sql, spec);
   }
 
-  advanceClock(seconds: number): { offsetSeconds: number; now: string } {
+  /** Moves the clock forward, within `control.CLOCK_OFFSET_MAX_SECONDS` in all. */
+  advanceClock(seconds: number): { offsetSeconds: number; now: string } | { problem: string } {
+    const offsetSeconds = this.#offset / 1000;
+    if (offsetSeconds + seconds > control.CLOCK_OFFSET_MAX_SECONDS) {
+      return {
+        problem: `advanceSeconds: the sandbox clock may run at most ${control.CLOCK_OFFSET_MAX_SECONDS} seconds (100 years) ahead in all; it is ${offsetSeconds} seconds ahead now`,
+      };
+    }
     this.#offset = control.advanceClock(this.ctx.storage.sql, seconds);
     return { offsetSeconds: this.#offset / 1000, now: new Date(Date.now() + this.#offset).toISOString() };
+  }
+
+  /** Removes every injected fault (for tests that install many). */
+  clearFaults(): void {
+    control.clearFaults(this.ctx.storage.sql);
+  }
+
+  /**
+   * A summary of everything callers can create or change (rows and last changes of groups, assets,
+   * tasks and portrait sessions, the faults and the clock): equal before and after a request when
+   * the request changed nothing. Test support, not a route.
+   */
+  fingerprint(): string {
+    return control.fingerprint(this.ctx.storage.sql);
   }
 
   stats(): control.Stats {

@@ -1,6 +1,7 @@
-import { isKnownModel, videoError, invalidParameter, type Reference, type VideoApiError, type VideoCreateBody, type VideoTask } from '../../../shared';
+import { clip, isKnownModel, videoError, invalidParameter, type Reference, type VideoApiError, type VideoCreateBody, type VideoTask } from '../../../shared';
 import { ownAsset, readinessOf } from './assets';
 import { rows, type Ctx } from './context';
+import { dataUriProblem } from './download';
 
 export interface TaskRow {
   id: string;
@@ -17,7 +18,10 @@ export interface TaskRow {
 export interface PendingRef {
   param: string;
   kind: Reference['kind'];
+  /** The URL to download; for an inline `data:` image only `data:` (the image is checked at once). */
   url: string;
+  /** For an inline image: why it is unusable (it ends the task `failed` as a download would). */
+  problem?: string;
 }
 
 export type TaskOutcome = { ok: true; task: VideoTask } | { ok: false; status: number; body: VideoApiError };
@@ -34,26 +38,31 @@ function taskId(now: number): string {
 /** Accepts a validated create body: library references must be the caller's and ready for the model. */
 export function createTask(ctx: Ctx, account: string, body: VideoCreateBody, references: Reference[]): TaskOutcome {
   if (!isKnownModel(body.model)) {
-    return reject(400, invalidParameter('model', `model: ${body.model} is not available to this key; see GET /v1/models.`));
+    return reject(400, invalidParameter('model', `model: ${clip(body.model)} is not available to this key; see GET /v1/models.`));
   }
   const pending: PendingRef[] = [];
   for (const ref of references) {
     if (!ref.assetId) {
-      pending.push({ param: ref.param, kind: ref.kind, url: ref.url });
+      // An inline image is checked now and not stored: a storage row holds at most 2 MB, and a
+      // data URI may be 10 MB. Only an unusable one is kept, with its reason, to fail the task.
+      if (ref.url.startsWith('data:')) {
+        const problem = dataUriProblem(ref.url);
+        if (problem) pending.push({ param: ref.param, kind: ref.kind, url: 'data:', problem });
+      } else pending.push({ param: ref.param, kind: ref.kind, url: ref.url });
       continue;
     }
     const asset = ownAsset(ctx, account, ref.assetId);
-    if (!asset) return reject(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} does not exist or is not yours.`));
+    if (!asset) return reject(400, invalidParameter(ref.param, `${ref.param}: asset ${clip(ref.assetId)} does not exist or is not yours.`));
     if (asset.type !== KIND_TO_TYPE[ref.kind]) {
-      return reject(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is ${asset.type}, not ${KIND_TO_TYPE[ref.kind]}.`));
+      return reject(400, invalidParameter(ref.param, `${ref.param}: asset ${clip(ref.assetId)} is ${asset.type}, not ${KIND_TO_TYPE[ref.kind]}.`));
     }
     const readiness = readinessOf(asset, ctx.now, body.model);
     if (readiness === 'Failed' || readiness === 'Unavailable') {
       // Never going to be usable with this model: not a retryable condition.
-      return reject(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is ${readiness} for ${body.model} and cannot be used with it.`));
+      return reject(400, invalidParameter(ref.param, `${ref.param}: asset ${clip(ref.assetId)} is ${readiness} for ${body.model} and cannot be used with it.`));
     }
     if (readiness !== 'Active') {
-      return reject(409, videoError('asset_not_ready', `${ref.param}: asset ${ref.assetId} is ${readiness} for ${body.model}; retry when it is Active.`, 'invalid_request_error', ref.param));
+      return reject(409, videoError('asset_not_ready', `${ref.param}: asset ${clip(ref.assetId)} is ${readiness} for ${body.model}; retry when it is Active.`, 'invalid_request_error', ref.param));
     }
   }
   const id = taskId(ctx.now);
