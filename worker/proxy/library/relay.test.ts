@@ -5,8 +5,8 @@ const envelope = (error?: { Code: string; Message: string }, result: unknown = {
   JSON.stringify({ ResponseMetadata: { RequestId: 'r', Action: 'ResolvePartnerToken', Version: '2024-01-01', Service: 'ark', Region: 'cn-beijing', ...(error ? { Error: error } : {}) }, ...(error ? {} : { Result: result }) });
 
 describe('relayLibrary', () => {
-  it("passes the service's bytes on unchanged, whatever the names in them", () => {
-    const body = envelope(undefined, { Name: 'Bearer "x HMAC-SHA256 "q sk-abcdefgh' });
+  it("passes the service's bytes on unchanged (spacing, escapes), whatever the names in them", () => {
+    const body = JSON.stringify(JSON.parse(envelope(undefined, { Name: 'Bearer "x HMAC-SHA256 "q sk-abcdefgh', Score: 1.0 })), null, 1).replace('"Score": 1', '"Score": 1.0');
     const relayed = relayLibrary('GetAssetGroup', { status: 200, body, retryAfter: null });
     expect(relayed.accepted).toBe(true);
     expect(relayed.response.body).toBe(body);
