@@ -62,14 +62,59 @@ export function nestsDeeperThan(text: string, max: number): boolean {
 
 export type ParsedBody = { ok: true; value: unknown } | { ok: false; message: string };
 
-/** A JSON body, or why it is not one (`body: ...`). */
+/**
+ * A JSON body, or why it is not one (`body: ...`, or the path of a string that cannot be stored
+ * as text). Bounded: the nesting is checked before parsing, so the walk below is at most 32 deep.
+ */
 export function parseJsonBody(text: string): ParsedBody {
   if (nestsDeeperThan(text, JSON_DEPTH_MAX)) return { ok: false, message: `body: is nested deeper than ${JSON_DEPTH_MAX} levels` };
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
     return { ok: false, message: 'body: is not valid JSON' };
   }
+  const broken = illFormedString(value);
+  if (broken) return { ok: false, message: `${clip(broken)}: must be valid Unicode text (it holds an unpaired surrogate escape such as \\ud800)` };
+  return { ok: true, value };
+}
+
+/** Whether `s` holds an unpaired UTF-16 surrogate (which storage would turn into U+FFFD). */
+export function hasLoneSurrogate(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c > 0xdbff) return true; // a low surrogate without a high one before it
+    const next = s.charCodeAt(i + 1);
+    if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
+    i++;
+  }
+  return false;
+}
+
+/**
+ * The path (`Name`, `Filter.GroupIds[1]`, `body`) of the first string, key or value, holding an
+ * unpaired surrogate; null when every string is well-formed. JSON allows `"\ud800"`, but such a
+ * string cannot be stored as text: it would come back altered.
+ */
+export function illFormedString(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return hasLoneSurrogate(value) ? path || 'body' : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = illFormedString(value[i], `${path || 'body'}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const at = path ? `${path}.${key}` : key;
+      if (hasLoneSurrogate(key)) return at;
+      const found = illFormedString(item, at);
+      if (found) return found;
+    }
+  }
+  return null;
 }
 
 /** `value` for a message or a log line: at most `max` characters, marked when cut. */

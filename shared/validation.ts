@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { clip } from './request-body';
 
 /** A rejected input: the field it concerns (dotted path, `[i]` for list items) and why. */
 export interface FieldProblem {
@@ -31,7 +32,8 @@ export function check<S extends v.GenericSchema>(schema: S, input: unknown, root
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
   if (result.success) return { ok: true, value: result.output };
   const issue = result.issues[0];
-  const field = issuePath(issue) || root;
+  // Clipped: an unknown key is the caller's text and may be megabytes long.
+  const field = clip(issuePath(issue) || root);
   return { ok: false, problem: { field, message: `${field}: ${issue.message}` } };
 }
 

@@ -21,7 +21,7 @@ describe('long URLs', () => {
     const g = await group(m);
     const r = await noUpstream(() => api(m, 'CreateAsset', { GroupId: g, AssetType: 'Image', Name: 'long', URL: 'a'.repeat(65_536) }));
     expect(r.status).toBe(400);
-    expect(r.error).toEqual({ Code: 'ValidationError', Message: 'URL: must be at most 8192 characters (65536 given)' });
+    expect(r.error).toEqual({ Code: 'ValidationError', Message: 'URL: must be at most 8192 characters (65536 given).' });
   });
 
   it('a 1 MB /v1 reference URL is refused naming the element', async () => {
@@ -87,10 +87,10 @@ describe('nesting, size and encoding', () => {
     const big = new Uint8Array(33 * 1024 * 1024).fill(0x20);
     const lib = await noUpstream(() => library(m, 'CreateAssetGroup', big));
     expect(lib.status).toBe(413);
-    expect(((await lib.json()) as any).ResponseMetadata.Error).toEqual({ Code: 'RequestTooLarge', Message: 'body: must be at most 1 MB (1048576 bytes); send large media by URL' });
+    expect(((await lib.json()) as any).ResponseMetadata.Error).toEqual({ Code: 'RequestTooLarge', Message: 'body: must be at most 1 MB (1048576 bytes); send large media by URL.' });
     const v1 = await noUpstream(() => createVideo(m, big));
     expect(v1.status).toBe(413);
-    expect(((await v1.json()) as any).error).toMatchObject({ code: 'request_too_large', param: 'body', message: 'body: must be at most 16 MB (16777216 bytes); send large media by URL' });
+    expect(((await v1.json()) as any).error).toMatchObject({ code: 'request_too_large', param: 'body', message: 'body: must be at most 16 MB (16777216 bytes); send large media by URL.' });
   });
 
   it('a body streamed without Content-Length is cut off at the limit too', async () => {

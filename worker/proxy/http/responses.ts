@@ -1,4 +1,4 @@
-import { clip, failureEnvelope, successEnvelope, videoError, type VideoApiError } from '../../../shared';
+import { clip, failureEnvelope, sentence, successEnvelope, videoError, type VideoApiError } from '../../../shared';
 
 /** A response crossing the Durable Object boundary (plain data, serializable). */
 export interface ProxyResponse {
@@ -28,12 +28,13 @@ export const newRequestId = (): string => crypto.randomUUID();
 
 /** A library failure envelope answered by the proxy itself (the caller's Action echoed clipped). */
 export const libraryFailure = (status: number, action: string, code: string, message: string, headers?: Record<string, string>) =>
-  jsonResponse(status, failureEnvelope(newRequestId(), clip(action), code, message), headers);
+  jsonResponse(status, failureEnvelope(newRequestId(), clip(action), code, sentence(message)), headers);
 
 export const librarySuccess = (action: string, result: unknown) => jsonResponse(200, successEnvelope(newRequestId(), action, result));
 
 /** A `/v1` error answered by the proxy itself. */
-export const videoFailure = (status: number, body: VideoApiError, headers?: Record<string, string>) => jsonResponse(status, body, headers);
+export const videoFailure = (status: number, body: VideoApiError, headers?: Record<string, string>) =>
+  jsonResponse(status, { ...body, error: { ...body.error, message: sentence(body.error.message) } }, headers);
 
 export const unauthorizedLibrary = (action: string) =>
   libraryFailure(401, action, 'AuthenticationFailed', 'A valid member token is required: Authorization: Bearer <member token>.');
