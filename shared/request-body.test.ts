@@ -58,3 +58,20 @@ describe('messages', () => {
     expect(tooLargeMessage(1024 * 1024)).toBe('body: must be at most 1 MB (1048576 bytes); send large media by URL');
   });
 });
+
+describe('unpaired surrogates', () => {
+  it.each([
+    ['{"Name":"\\ud800"}', 'Name'],
+    ['{"Filter":{"GroupIds":["a","\\udc00x"]}}', 'Filter.GroupIds[1]'],
+    ['{"\\ud83d":1}', '\ud83d'],
+    ['"\\ud83d\\ude00\\ud83d"', 'body'],
+  ])('refuses %s naming %s', (text, field) => {
+    const parsed = parseJsonBody(text);
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.message).toBe(`${field}: must be valid Unicode text (it holds an unpaired surrogate escape such as \\ud800)`);
+  });
+
+  it('accepts paired surrogates, escaped or not', () => {
+    expect(parseJsonBody('{"Name":"\\ud83d\\ude00 😀"}')).toEqual({ ok: true, value: { Name: '😀 😀' } });
+  });
+});
