@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { check, clip, parseJsonBytes, strictObjectMessage } from '../../../shared';
+import { check, clip, parseJsonBytes, sentence, strictObjectMessage } from '../../../shared';
 import type { ProxyEnv } from '../env';
 import { bearerToken, sameHash } from '../members/token';
 
@@ -23,9 +23,9 @@ admin.use('*', async (c, next) => {
 
 admin.post('/members', async (c) => {
   const parsed = parseJsonBytes(await c.req.arrayBuffer());
-  if (!parsed.ok) return c.json({ error: { code: 'invalid_parameter', message: parsed.message, param: 'body' } }, 400);
+  if (!parsed.ok) return c.json({ error: { code: 'invalid_parameter', message: sentence(parsed.message), param: 'body' } }, 400);
   const checked = check(addSchema, parsed.value);
-  if (!checked.ok) return c.json({ error: { code: 'invalid_parameter', message: checked.problem.message, param: checked.problem.field } }, 400);
+  if (!checked.ok) return c.json({ error: { code: 'invalid_parameter', message: sentence(checked.problem.message), param: checked.problem.field } }, 400);
   return c.json(await directory(c.env).add(checked.value.name), 201);
 });
 
@@ -33,10 +33,10 @@ admin.get('/members', async (c) => c.json({ members: await directory(c.env).list
 
 admin.delete('/members/:id', async (c) => {
   const done = await directory(c.env).revoke(c.req.param('id'));
-  return done ? c.body(null, 204) : c.json({ error: { code: 'member_not_found', message: `No active member ${clip(c.req.param('id'))}.` } }, 404);
+  return done ? c.body(null, 204) : c.json({ error: { code: 'member_not_found', message: `No active member ${clip(c.req.param('id'))} exists.` } }, 404);
 });
 
 admin.post('/members/:id/token', async (c) => {
   const token = await directory(c.env).rotate(c.req.param('id'));
-  return token ? c.json({ id: c.req.param('id'), token }) : c.json({ error: { code: 'member_not_found', message: `No active member ${clip(c.req.param('id'))}.` } }, 404);
+  return token ? c.json({ id: c.req.param('id'), token }) : c.json({ error: { code: 'member_not_found', message: `No active member ${clip(c.req.param('id'))} exists.` } }, 404);
 });
