@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
-import { BODY_LIMITS, check, MODELS, parseJsonBytes, strictObjectMessage, tooLargeMessage, videoError } from '../../shared';
+import { BODY_LIMITS, check, clip, MODELS, parseJsonBytes, sentence, strictObjectMessage, tooLargeMessage, videoError } from '../../shared';
 import { admin } from './admin/routes';
 import { allowHttpMedia, missingConfig, secretValues, type ProxyEnv } from './env';
 import { corsFor } from './http/cors';
@@ -33,7 +33,7 @@ app.use('*', (c, next) => corsFor(c.env.ALLOWED_ORIGINS)(c, next));
 const limit = (maxSize: number, refuse: (c: { req: { query(name: string): string | undefined } }, message: string) => ProxyResponse) =>
   bodyLimit({ maxSize, onError: (c) => toResponse(refuse(c, tooLargeMessage(maxSize))) });
 const jsonError = (status: number, code: string, message: string, param?: string) =>
-  jsonResponse(status, { error: { code, message, ...(param ? { param } : {}) } });
+  jsonResponse(status, { error: { code, message: sentence(message), ...(param ? { param } : {}) } });
 const tooLargeLibrary = limit(BODY_LIMITS.json, (c, message) => libraryFailure(413, c.req.query('Action') ?? '', 'RequestTooLarge', message));
 const tooLargeJson = limit(BODY_LIMITS.json, (_c, message) => jsonError(413, 'request_too_large', message, 'body'));
 const tooLargeVideo = limit(BODY_LIMITS.videoCreate, (_c, message) => videoFailure(413, videoError('request_too_large', message, 'invalid_request_error', 'body')));
@@ -114,7 +114,7 @@ app.get('/proxy/capabilities', async (c) => {
   return (await state.me(tokenHash)) ? c.json({ models: MODELS, media: { allowHttp: allowHttpMedia(c.env) } }) : toResponse(proxyUnauthorized());
 });
 
-app.notFound((c) => c.json({ error: { code: 'not_found', message: `${c.req.method} ${new URL(c.req.url).pathname} is not a route of the proxy.` } }, 404));
+app.notFound((c) => c.json({ error: { code: 'not_found', message: `${clip(c.req.method)} ${clip(new URL(c.req.url).pathname)} is not a route of the proxy.` } }, 404));
 app.onError((error, c) => {
   console.error(JSON.stringify({ level: 'error', route: c.req.path, message: error instanceof Error ? error.name : 'error' }));
   return c.json({ error: { code: 'internal_error', message: 'The proxy failed to handle this request.' } }, 500);
