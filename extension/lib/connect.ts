@@ -1,6 +1,6 @@
 import { browser } from 'wxt/browser';
-import { ProxyClient } from './api/client';
-import { ApiError } from './api/errors';
+import { CONNECT_WORDING, describeFailure } from '@/lib/proxy/failure-message';
+import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { clearConnection, normalizeProxyUrl, originPattern, tokenProblem, type Connection } from './connection';
 import { t } from './i18n';
 
@@ -45,47 +45,24 @@ export async function releaseHostAccess(proxyUrl: string): Promise<void> {
   }
 }
 
-export type ProxyCheck =
-  | { ok: true; memberName: string; allowHttpMedia?: boolean }
-  | { ok: false; kind: string; message: string };
+export type ProxyCheck = { ok: true; memberName: string; allowHttpMedia?: boolean } | { ok: false; message: string };
 
 /**
  * Asks the proxy who the token belongs to (`/proxy/me`) and reads its capabilities, so a
  * successful check proves both the address and the token. Every failure gets a reason the member
- * can act on.
+ * can act on. The only client made for a connection not stored (yet): a refused token here says
+ * nothing about the stored one.
  */
 export async function checkProxy(input: ConnectInput, fetchImpl?: typeof fetch): Promise<ProxyCheck> {
   const client = new ProxyClient(input, fetchImpl);
   try {
     const me = await client.me();
-    if (!me || typeof me.name !== 'string') return notAProxy(input.proxyUrl);
+    if (!me || typeof me.name !== 'string') return { ok: false, message: t('options.error.notAProxy', { url: input.proxyUrl }) };
     const capabilities: unknown = await client.capabilities();
     const allowHttp = (capabilities as { media?: { allowHttp?: unknown } } | null)?.media?.allowHttp;
     return typeof allowHttp === 'boolean' ? { ok: true, memberName: me.name, allowHttpMedia: allowHttp } : { ok: true, memberName: me.name };
   } catch (error) {
-    return { ok: false, ...explainFailure(error, input.proxyUrl) };
-  }
-}
-
-const notAProxy = (proxyUrl: string) =>
-  ({ ok: false, kind: 'not_a_proxy', message: t('options.error.notAProxy', { url: proxyUrl }) }) as const;
-
-/** The reason shown to the member for a failed call to the proxy. */
-export function explainFailure(error: unknown, proxyUrl: string): { kind: string; message: string } {
-  if (!(error instanceof ApiError)) return { kind: 'unexpected', message: t('options.error.unexpected', { message: error instanceof Error ? error.message : String(error) }) };
-  const failure = error.failure;
-  switch (failure.kind) {
-    case 'unauthorized':
-      return { kind: failure.kind, message: t('options.error.unauthorized') };
-    case 'network':
-      return { kind: failure.kind, message: t('options.error.network', { url: proxyUrl }) };
-    case 'rate_limited':
-      return { kind: failure.kind, message: t('options.error.rateLimited', { seconds: Math.max(1, Math.ceil(failure.retryAfterMs / 1000)) }) };
-    case 'rejected':
-      if (failure.status === 404) return notAProxy(proxyUrl);
-      return { kind: failure.kind, message: failure.message };
-    default:
-      return { kind: failure.kind, message: failure.message };
+    return { ok: false, message: describeFailure(error, { wording: CONNECT_WORDING, proxyUrl: input.proxyUrl }).message };
   }
 }
 

@@ -124,7 +124,7 @@ export async function closeDb(): Promise<void> {
   if (current) (await current).close();
 }
 
-/** A random id for local records and Idempotency-Keys. */
+/** A random id for local records (Idempotency-Keys: lib/proxy/idempotency-keys). */
 export const newLocalId = (): string => crypto.randomUUID();
 
 /** Name of the channel on which every context announces its writes, so open views refresh. */

@@ -1,5 +1,5 @@
-import type { ProxyClient } from './api/client';
-import { listAll } from './api/list-all';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { listAll, OLDEST_FIRST } from '@/lib/proxy/list-all-pages';
 import { db, type GroupRecord } from './db';
 
 /** Key of the default group's id in the `settings` store (read by the context menu). */
@@ -15,8 +15,7 @@ const MAX_PAGES = 100;
  * no longer exists. Answers the groups, sorted by name.
  */
 export async function refreshGroups(client: ProxyClient): Promise<GroupRecord[]> {
-  // Oldest first: a group created while paging lands on a later page instead of shifting earlier ones.
-  const { items: listed } = await listAll(client, 'ListAssetGroups', { SortBy: 'CreateTime', SortOrder: 'Asc' }, { maxPages: MAX_PAGES });
+  const { items: listed } = await listAll(client, 'ListAssetGroups', OLDEST_FIRST, { maxPages: MAX_PAGES });
 
   const database = await db();
   const tx = database.transaction(['groups', 'settings'], 'readwrite');

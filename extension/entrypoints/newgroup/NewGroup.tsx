@@ -4,19 +4,16 @@ import { LIMITS } from '../../../shared';
 import { Banner } from '../../components/Banner';
 import { Emphasis } from '../../components/Emphasis';
 import { Field } from '../../components/Field';
-import { ProxyClient } from '../../lib/api/client';
-import { ApiError } from '../../lib/api/errors';
-import { explainFailure } from '../../lib/connect';
-import { getConnection, markNeedsReconnect } from '../../lib/connection';
-import { rememberGroup } from '../../lib/groups';
-import { sendToBackground, tellBackground, type AddItemReply } from '../../lib/messages';
-import { checkGroupForm, createGroup, relabel, type GroupField, type KeyStore, type PendingItem } from './new-group';
+import { getConnection } from '@/lib/connection';
+import { checkGroup, createGroup, type GroupField, type GroupProblem } from '@/lib/library/groups';
+import { sendToBackground, type AddItemReply } from '@/lib/messages';
+import { connectedClient } from '@/lib/proxy/connected-client';
+import { NEW_GROUP_WORDING, type PendingItem } from './new-group';
 import { t } from '@/lib/i18n';
 
 interface NewGroupProps {
   /** The right-clicked item to add to the new group; null: only create the group. */
   item: PendingItem | null;
-  keys: KeyStore;
   /** Closes the window after success (tests pass their own). */
   close?: () => void;
   closeDelayMs?: number;
@@ -25,7 +22,7 @@ interface NewGroupProps {
 type Problem = { text: string; reconnect?: boolean };
 
 /** "New group…" from the context menu: name and describe a group, create it, add the item to it. */
-export function NewGroup({ item, keys, close = () => window.close(), closeDelayMs = 1500 }: NewGroupProps) {
+export function NewGroup({ item, close = () => window.close(), closeDelayMs = 1500 }: NewGroupProps) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [errors, setErrors] = useState<Partial<Record<GroupField, string>>>({});
@@ -50,85 +47,50 @@ export function NewGroup({ item, keys, close = () => window.close(), closeDelayM
     return () => clearTimeout(timer);
   }, [done]);
 
-  function showFieldProblem(field: GroupField | null, message: string) {
-    if (!field) {
-      setProblem({ text: message });
+  function show(problem: GroupProblem) {
+    if (!problem.field) {
+      setProblem({ text: problem.message, ...(problem.reconnect ? { reconnect: true } : {}) });
       return;
     }
-    setErrors({ [field]: message });
-    (field === 'name' ? nameInput : descriptionInput).current?.focus();
+    setErrors({ [problem.field]: problem.message });
+    (problem.field === 'name' ? nameInput : descriptionInput).current?.focus();
   }
 
   async function submit() {
     if (busy || done) return;
     setProblem(null);
-    const checked = checkGroupForm(name, description);
-    if (!checked.ok) {
-      showFieldProblem(checked.problem.field, checked.problem.message);
-      return;
-    }
+    const checked = checkGroup('CreateAssetGroup', name, description);
+    if (!checked.ok) return show(checked.problem);
     setErrors({});
     setBusy(true);
     try {
-      const connection = await getConnection();
-      if (!connection || connection.needsReconnect) {
+      const connected = await connectedClient();
+      if (!connected) {
         setProblem({ text: t('newgroup.error.notConnected'), reconnect: true });
         return;
       }
-      let groupId: string;
-      try {
-        groupId = await createGroup(new ProxyClient(connection), checked.body, keys.current());
-      } catch (error) {
-        await showCreateFailure(error, connection.proxyUrl);
-        return;
-      }
-      await rememberGroup({ id: groupId, name: checked.body.Name, description: checked.body.Description, type: 'AIGC' });
+      const created = await createGroup(connected.client, name, description, { wording: NEW_GROUP_WORDING });
+      if (!created.ok) return show(created.problem);
+      const group = created.value;
       if (!item) {
-        await tellBackground({ type: 'arkbridge:groups-changed' });
-        setDone(t('newgroup.created', { name: checked.body.Name }));
+        setDone(t('newgroup.created', { name: group.name }));
         return;
       }
       let reply: AddItemReply | undefined;
       try {
-        reply = await sendToBackground<AddItemReply | undefined>({ type: 'arkbridge:add', item: { groupId, url: item.url, name: item.name, type: item.type } });
+        reply = await sendToBackground<AddItemReply | undefined>({ type: 'arkbridge:add', item: { groupId: group.id, url: item.url, name: item.name, type: item.type } });
       } catch {
-        setProblem({ text: t('newgroup.addFailed', { name: checked.body.Name }) });
+        setProblem({ text: t('newgroup.addFailed', { name: group.name }) });
         return;
       }
       if (reply && reply.ok === false) {
-        setProblem({ text: t('newgroup.notAdded', { name: checked.body.Name, message: reply.message }) });
+        setProblem({ text: t('newgroup.notAdded', { name: group.name, message: reply.message }) });
         return;
       }
-      setDone(t('newgroup.added', { name: checked.body.Name }));
+      setDone(t('newgroup.added', { name: group.name }));
     } finally {
       setBusy(false);
     }
-  }
-
-  async function showCreateFailure(error: unknown, proxyUrl: string) {
-    if (error instanceof ApiError) {
-      const failure = error.failure;
-      if (failure.kind === 'rejected' && failure.code === 'IdempotencyKeyReused') {
-        keys.rotate();
-        setProblem({ text: t('newgroup.keyReused') });
-        return;
-      }
-      if (failure.kind === 'rejected' && failure.field) {
-        const relabelled = relabel(failure.field, failure.message);
-        if (relabelled.field) {
-          showFieldProblem(relabelled.field, relabelled.message);
-          return;
-        }
-      }
-      if (failure.kind === 'unauthorized') {
-        await markNeedsReconnect();
-        setProblem({ text: t('newgroup.error.unauthorized'), reconnect: true });
-        return;
-      }
-    }
-    const { kind, message } = explainFailure(error, proxyUrl);
-    // A lost answer is safe to retry: the same Idempotency-Key never creates a second group.
-    setProblem({ text: kind === 'network' || kind === 'timeout' || kind === 'service' ? t('newgroup.error.retrySafe', { message }) : message });
   }
 
   const nameLength = name.trim().length;

@@ -1,7 +1,7 @@
 import { render } from 'preact';
 import { currentLocale, loadBrowserLocale, t } from '@/lib/i18n';
 import { NewGroup } from './NewGroup';
-import { parseItem, sessionKeyStore } from './new-group';
+import { parseItem } from './new-group';
 import './style.css';
 
 const params = new URLSearchParams(location.search);
@@ -9,5 +9,5 @@ const params = new URLSearchParams(location.search);
 void loadBrowserLocale().then(() => {
   document.documentElement.lang = currentLocale();
   document.title = t('newgroup.pageTitle');
-  render(<NewGroup item={parseItem(params)} keys={sessionKeyStore(sessionStorage)} />, document.getElementById('app')!);
+  render(<NewGroup item={parseItem(params)} />, document.getElementById('app')!);
 });

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Banner, type BannerTone } from '../../components/Banner';
-import { ProxyClient } from '../../lib/api/client';
-import { explainFailure, forgetConnection, releaseHostAccess } from '../../lib/connect';
-import { getConnection, markNeedsReconnect, type Connection } from '../../lib/connection';
+import { forgetConnection, releaseHostAccess } from '@/lib/connect';
+import { getConnection, type Connection } from '@/lib/connection';
+import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
+import { CONNECT_WORDING, describeFailure, notConnected } from '@/lib/proxy/failure-message';
 import type { GroupRecord } from '../../lib/db';
 import { DEFAULT_PROXY_URL } from '../../lib/defaults';
 import { getDefaultGroupId, refreshGroups, setDefaultGroupId, storedGroups } from '../../lib/groups';
@@ -47,17 +48,19 @@ export function App() {
     setGroupsBusy(true);
     setGroupsNote(null);
     try {
-      const list = await refreshGroups(new ProxyClient(current));
+      const connected = await connectedClient();
+      if (!connected) {
+        setGroupsNote({ tone: 'error', text: t('options.groups.refreshFailed', { message: notConnected().message }) });
+        return false;
+      }
+      const list = await refreshGroups(connected.client);
       setGroups(list);
       setDefaultGroupIdState(await getDefaultGroupId());
       setGroupsNote({ tone: 'success', text: t('options.groups.loaded', { count: list.length }) });
       return true;
     } catch (error) {
-      const { kind, message } = explainFailure(error, current.proxyUrl);
-      if (kind === 'unauthorized') {
-        await markNeedsReconnect();
-        setConnectionState({ ...current, needsReconnect: true });
-      }
+      const { message } = describeFailure(error, { wording: CONNECT_WORDING, proxyUrl: current.proxyUrl });
+      if (await handleUnauthorized(error)) setConnectionState({ ...current, needsReconnect: true });
       setGroupsNote({ tone: 'error', text: t('options.groups.refreshFailed', { message }) });
       return false;
     } finally {

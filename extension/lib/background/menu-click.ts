@@ -1,13 +1,15 @@
 import { browser, type Browser } from 'wxt/browser';
 import type { AssetType } from '../../../shared';
-import { ProxyClient } from '../api/client';
-import { ApiError } from '../api/errors';
+import { createGroup } from '@/lib/library/groups';
+import { connectedClient } from '@/lib/proxy/connected-client';
+import type { ActionResult } from '@/lib/proxy/failure-message';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { addToLibrary } from '../capture/add-to-library';
 import { chooseName } from '../capture/choose-name';
 import { pickSource } from '../capture/pick-source';
 import { checkMediaUrl } from '../capture/url-rules';
-import { getConnection } from '../connection';
-import { announceChange, db, newLocalId } from '../db';
+import { announceChange, db } from '../db';
+import { getDefaultGroupId, setDefaultGroupId } from '../groups';
 import type { AddItemReply, AddItemRequest } from '../messages';
 import { groupOfItem, itemOf, MENU } from '../menus';
 import { notify } from '../notify';
@@ -30,22 +32,17 @@ export function kindOf(info: Pick<Browser.contextMenus.OnClickData, 'mediaType' 
   return null;
 }
 
-/** The default group: created on first use ("Web captures"), remembered in settings. */
-async function createDefaultGroup(client: ProxyClient): Promise<string> {
-  const database = await db();
-  // A second click before the menu was rebuilt: the default group exists already.
-  const known = (await database.get('settings', 'defaultGroupId')) as string | undefined;
-  if (known && (await database.get('groups', known))) return known;
-  const keyName = 'defaultGroupKey';
-  const key = ((await database.get('settings', keyName)) as string | undefined) ?? newLocalId();
-  await database.put('settings', key, keyName); // the same key on a retry: never two default groups
-  const [Name, Description] = [t('capture.defaultGroup.name'), t('capture.defaultGroup.description')];
-  const { Id } = await client.library('CreateAssetGroup', { Name, Description }, { idempotencyKey: key });
-  await database.put('groups', { id: Id, name: Name, description: Description, type: 'AIGC', usedAt: Date.now() });
-  await database.put('settings', Id, 'defaultGroupId');
-  // Created: a later default group (after this one was deleted) needs a new key, not a replay of this one.
-  await database.delete('settings', keyName);
-  return Id;
+/**
+ * The default group: created on first use ("Web captures") and remembered as the default. A second
+ * click before the menu was rebuilt finds it already made.
+ */
+async function defaultGroup(client: ProxyClient): Promise<ActionResult<string>> {
+  const known = await getDefaultGroupId();
+  if (known && (await (await db()).get('groups', known))) return { ok: true, value: known };
+  const created = await createGroup(client, t('capture.defaultGroup.name'), t('capture.defaultGroup.description'));
+  if (!created.ok) return created;
+  await setDefaultGroupId(created.value.id);
+  return { ok: true, value: created.value.id };
 }
 
 /**
@@ -54,8 +51,8 @@ async function createDefaultGroup(client: ProxyClient): Promise<string> {
  */
 export async function onMenuClick(info: Browser.contextMenus.OnClickData, tab?: Browser.tabs.Tab): Promise<void> {
   const item = itemOf(info.menuItemId);
-  const connection = await getConnection();
-  if (!connection || connection.needsReconnect || item === MENU.connect) {
+  const connected = await connectedClient();
+  if (!connected || item === MENU.connect) {
     await notify('arkbridge-connect', t('notify.connect.title'), t('notify.connect.message'));
     await browser.runtime.openOptionsPage();
     return;
@@ -72,7 +69,7 @@ export async function onMenuClick(info: Browser.contextMenus.OnClickData, tab?: 
   const probe = !fromLink && info.srcUrl ? await probeElement(tab?.id, info.frameId, info.srcUrl) : undefined;
   // A relative srcset is relative to the document holding the element (a frame's, in a frame).
   const url = pickSource(srcUrl, probe, info.frameUrl ?? info.pageUrl ?? '');
-  const verdict = checkMediaUrl(url, connection.allowHttpMedia);
+  const verdict = checkMediaUrl(url, connected.connection.allowHttpMedia);
   if (!verdict.ok) {
     await notify('arkbridge-url', t('notify.url.title'), `${verdict.reason} ${verdict.advice}`);
     return;
@@ -86,13 +83,9 @@ export async function onMenuClick(info: Browser.contextMenus.OnClickData, tab?: 
   }
   let groupId = groupOfItem(item);
   if (!groupId) {
-    try {
-      groupId = await createDefaultGroup(new ProxyClient(connection));
-    } catch (error) {
-      const message = error instanceof ApiError ? error.failure.message : t('notify.unexpected');
-      await notify('arkbridge-group', t('notify.group.title'), message);
-      return;
-    }
+    const created = await defaultGroup(connected.client);
+    if (!created.ok) return notify('arkbridge-group', t('notify.group.title'), created.problem.message);
+    groupId = created.value;
   }
   await addAsset({ groupId, url: verdict.url, name, type });
 }

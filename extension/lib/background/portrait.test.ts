@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ProxyClient } from '../api/client';
-import { ApiError } from '../api/errors';
+import { ProxyClient } from '@/lib/proxy/proxy-client';
+import { ApiError } from '@/lib/proxy/api-failure';
 import { db } from '../db';
 import { PortraitFlow } from '../portrait/flow';
 import { checkHandle, holdLock, RESOLVE_LOCK, VIEW_LOCK, withLock } from '../portrait/resolve';

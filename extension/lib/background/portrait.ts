@@ -1,5 +1,5 @@
-import type { ProxyClient } from '../api/client';
-import { ApiError } from '../api/errors';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { ApiError } from '@/lib/proxy/api-failure';
 import { announceChange } from '../db';
 import { notify } from '../notify';
 import { checkHandle, classifyResolveError, isLockHeld, VIEW_LOCK } from '../portrait/resolve';

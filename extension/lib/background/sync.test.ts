@@ -5,7 +5,7 @@ import { getConnection } from '../connection';
 import { closeDb, db, type TaskRecord } from '../db';
 import { FakeProxy } from '../testing/fake-proxy';
 import { connect, putGroup, resetState, shown, type BrowserMocks } from '../testing/setup';
-import { ProxyClient } from '../api/client';
+import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { saveSession } from '../portrait/store';
 import { FakePortraitProxy, PROXY_URL, TOKEN } from '../portrait/testing/fake-portrait';
 import { ALARM, PORTRAIT_CHECK_MS, resetBackoff, syncSoon } from './sync';

@@ -1,7 +1,6 @@
 import { browser } from 'wxt/browser';
-import { ProxyClient } from '../api/client';
-import { ApiError } from '../api/errors';
-import { getConnection, markNeedsReconnect } from '../connection';
+import { ApiError } from '@/lib/proxy/api-failure';
+import { connectedClient, recordRefusedToken } from '@/lib/proxy/connected-client';
 import { announceChange, db, type AssetRecord, type TaskRecord } from '../db';
 import { notify, setBadge } from '../notify';
 import { pollAssets } from '../poll/assets';
@@ -54,9 +53,9 @@ export async function resetBackoff(): Promise<void> {
 }
 
 async function syncOnce(): Promise<void> {
-  const connection = await getConnection();
-  if (!connection || connection.needsReconnect) return stop();
-  const client = new ProxyClient(connection);
+  const connected = await connectedClient();
+  if (!connected) return stop();
+  const { client } = connected;
   let changed = false;
   let queueAt: number | null = null;
   let rateLimitedMs: number | null = null;
@@ -126,7 +125,7 @@ async function stop(): Promise<void> {
 }
 
 async function reconnect(): Promise<void> {
-  await markNeedsReconnect();
+  await recordRefusedToken();
   await notify('arkbridge-reconnect', t('notify.reconnect.title'), t('notify.reconnect.message'));
   await stop();
 }

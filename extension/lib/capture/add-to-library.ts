@@ -1,5 +1,6 @@
 import type { AssetType } from '../../../shared';
 import { db, newLocalId, type AssetRecord } from '../db';
+import { newIdempotencyKey } from '@/lib/proxy/idempotency-keys';
 
 export type AddOutcome =
   | { kind: 'queued'; record: AssetRecord }
@@ -37,7 +38,7 @@ export async function addToLibrary(request: AddRequest, now = Date.now()): Promi
     url: request.url,
     type: request.type,
     status: 'Queued',
-    idempotencyKey: newLocalId(),
+    idempotencyKey: newIdempotencyKey(),
     notified: false,
     createdAt: now,
     updatedAt: now,

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MODELS } from '../../../shared';
-import { ProxyClient } from '../api/client';
+import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { VideoFakeProxy } from '../tasks/testing/fake-video';
 import { PROXY_URL, TOKEN } from '../testing/fake-proxy';
 import { resetState } from '../testing/setup';

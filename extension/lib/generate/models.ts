@@ -1,5 +1,5 @@
 import { MODELS, type ModelList, type ModelSpec } from '../../../shared';
-import type { ProxyClient } from '../api/client';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { db } from '../db';
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { readinessFor, type Asset, type ModelSpec } from '../../../shared';
-import type { ProxyClient } from '../api/client';
-import { ApiError } from '../api/errors';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { isGone } from '@/lib/proxy/api-failure';
 import { t } from '../i18n';
 import { describeParam } from '../tasks/present';
 import { toBody, type FormProblem, type GenerateForm } from './form';
@@ -78,8 +78,7 @@ export function useReadiness(form: GenerateForm, client: () => Promise<ProxyClie
               const asset = await proxy.library('GetAsset', { Id: id });
               return [id, { state: 'known', asset, at: now() }];
             } catch (error) {
-              const gone = error instanceof ApiError && error.failure.kind === 'rejected' && error.failure.code === 'AccessDenied';
-              return [id, { state: gone ? 'gone' : 'unknown', at: now() }];
+              return [id, { state: isGone(error) ? 'gone' : 'unknown', at: now() }];
             }
           }),
         );

@@ -34,7 +34,6 @@ export const backgroundEn = {
   'notify.kind.message': 'Arkbridge adds images, videos and audio. This link does not point to a media file.',
   'notify.url.title': 'This item cannot be added',
   'notify.group.title': 'Could not create the default group',
-  'notify.unexpected': 'Unexpected error.',
   'notify.duplicate.title': 'Already in your library',
   'notify.duplicate.active': '{name} is already in {group}.',
   'notify.duplicate.pending': '{name} is already being added to {group}.',

@@ -32,7 +32,6 @@ export const backgroundZhCN: Record<keyof typeof backgroundEn, string> = {
   'notify.kind.message': 'Arkbridge 只添加图片、视频和音频。此链接指向的不是媒体文件。',
   'notify.url.title': '无法添加此项',
   'notify.group.title': '无法创建默认分组',
-  'notify.unexpected': '意外错误。',
   'notify.duplicate.title': '已在你的素材库中',
   'notify.duplicate.active': '{name} 已在 {group} 中。',
   'notify.duplicate.pending': '{name} 正在添加到 {group}。',

@@ -34,7 +34,7 @@ export const optionsEn = {
   'options.connect.urlCredentials': 'Proxy URL: must not contain a user name or password',
   'options.connect.tokenMissing': 'Member token: paste the token your team admin gave you',
   'options.connect.tokenMalformed': 'Member token: this does not look like an Arkbridge member token (abk_…)',
-  // Failed calls to the proxy (lib/connect explainFailure; also used by the new-group page).
+  // Failed calls to the proxy, as the options and new-group pages word them (lib/proxy/failure-message).
   'options.error.unexpected': 'Unexpected error: {message}',
   'options.error.unauthorized': 'The proxy did not accept this token: check it or ask your admin for a new one',
   'options.error.network': 'Cannot reach {url}: check the address and that the proxy is running',
@@ -61,8 +61,6 @@ export const optionsEn = {
   'newgroup.empty': 'Creates an empty group in your team\'s asset library.',
   'newgroup.name': 'Group name',
   'newgroup.description': 'Description (optional)',
-  /** The description field as error messages name it. */
-  'newgroup.descriptionField': 'Description',
   'newgroup.chars': '{count}/{max} characters',
   'newgroup.openOptions': 'Open Arkbridge options',
   'newgroup.create': 'Create group',
@@ -73,10 +71,10 @@ export const optionsEn = {
   'newgroup.added': 'Added to {name}; you can close this window',
   'newgroup.addFailed': 'Created {name}, but Arkbridge could not add the item to it. Add it from the right-click menu: the new group is listed there.',
   'newgroup.notAdded': 'Created {name}, but the item was not added: {message}',
-  'newgroup.keyReused': 'This window already created a group under a different name, probably on an earlier attempt that lost its answer. Check your groups; submit again to create this one too.',
   'newgroup.error.notConnectedYet': 'Arkbridge is not connected yet: connect it in the options first.',
   'newgroup.error.needsReconnect': 'The proxy no longer accepts your member token: reconnect in the options first.',
   'newgroup.error.notConnected': 'Arkbridge is not connected: connect it in the options, then try again.',
   'newgroup.error.unauthorized': 'The proxy did not accept your member token: reconnect in the options, then try again.',
+  'newgroup.error.network': 'Cannot reach {url}: check the address and that the proxy is running. Try again: it will not create the group twice.',
   'newgroup.error.retrySafe': '{message}. Try again: it will not create the group twice.',
 } as const;

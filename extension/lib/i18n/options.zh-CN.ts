@@ -35,7 +35,7 @@ export const optionsZhCN: Record<keyof typeof optionsEn, string> = {
   'options.connect.urlCredentials': '代理服务地址：不能包含用户名或密码',
   'options.connect.tokenMissing': '成员令牌：请粘贴团队管理员给你的令牌',
   'options.connect.tokenMalformed': '成员令牌：这看起来不像 Arkbridge 成员令牌（abk_…）',
-  // 调用代理服务失败（lib/connect explainFailure；新建分组页也使用）。
+  // 调用代理服务失败，设置页与新建分组页的措辞（lib/proxy/failure-message）。
   'options.error.unexpected': '意外错误：{message}',
   'options.error.unauthorized': '代理服务不接受此令牌：请检查令牌，或向管理员申请新的令牌',
   'options.error.network': '无法连接 {url}：请检查地址，并确认代理服务正在运行',
@@ -62,7 +62,6 @@ export const optionsZhCN: Record<keyof typeof optionsEn, string> = {
   'newgroup.empty': '在团队的素材库中创建一个空分组。',
   'newgroup.name': '分组名称',
   'newgroup.description': '描述（可选）',
-  'newgroup.descriptionField': '描述',
   'newgroup.chars': '{count}/{max} 个字符',
   'newgroup.openOptions': '打开 Arkbridge 设置',
   'newgroup.create': '创建分组',
@@ -73,10 +72,10 @@ export const optionsZhCN: Record<keyof typeof optionsEn, string> = {
   'newgroup.added': '已添加到 {name}；可以关闭此窗口了',
   'newgroup.addFailed': '已创建 {name}，但 Arkbridge 无法将此项添加到其中。请通过右键菜单添加：新分组已列在菜单中。',
   'newgroup.notAdded': '已创建 {name}，但未能添加此项：{message}',
-  'newgroup.keyReused': '此窗口已用另一个名称创建过分组，可能是之前某次尝试没有收到响应。请检查你的分组；再次提交即可创建这个分组。',
   'newgroup.error.notConnectedYet': 'Arkbridge 尚未连接：请先在设置中连接。',
   'newgroup.error.needsReconnect': '代理服务不再接受你的成员令牌：请先在设置中重新连接。',
   'newgroup.error.notConnected': 'Arkbridge 未连接：请在设置中连接后重试。',
   'newgroup.error.unauthorized': '代理服务不接受你的成员令牌：请在设置中重新连接后重试。',
+  'newgroup.error.network': '无法连接 {url}：请检查地址，并确认代理服务正在运行。请重试：不会重复创建分组。',
   'newgroup.error.retrySafe': '{message}。请重试：不会重复创建分组。',
 };

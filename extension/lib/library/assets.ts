@@ -1,8 +1,9 @@
-import { check, LIMITS, librarySchemas } from '../../../shared';
-import type { ProxyClient } from '../api/client';
-import { announceChange, db, type AssetRecord } from '../db';
-import { t } from '../i18n';
-import { explain, isGone, type ActionResult } from './errors';
+import { check, LIMITS, librarySchemas } from '@@/shared';
+import { announceChange, db, type AssetRecord } from '@/lib/db';
+import { t } from '@/lib/i18n';
+import { isGone } from '@/lib/proxy/api-failure';
+import { notConnected, problemOf, type ActionResult } from '@/lib/proxy/failure-message';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
 
 export type AssetField = 'name';
 const FIELDS: Record<string, AssetField> = { Name: 'name' };
@@ -24,7 +25,7 @@ export async function renameAsset(client: ProxyClient, asset: AssetRecord, name:
   try {
     await client.library('UpdateAsset', { Id: asset.assetId, Name: checked.value });
   } catch (error) {
-    return { ok: false, problem: await explain(error, FIELDS, labels()) };
+    return { ok: false, problem: await problemOf(error, { fields: FIELDS, labels: labels() }) };
   }
   const database = await db();
   const current = (await database.get('assets', asset.localId)) ?? asset;
@@ -36,15 +37,17 @@ export async function renameAsset(client: ProxyClient, asset: AssetRecord, name:
 
 /**
  * Deletes an asset (DeleteAsset) and its local record. A record the service never accepted
- * (refused before creation) is only removed locally; one still being sent cannot be deleted yet.
+ * (refused before creation) is only removed locally (no client needed); one still being sent
+ * cannot be deleted yet.
  */
-export async function deleteAsset(client: ProxyClient, asset: AssetRecord): Promise<ActionResult<void, AssetField>> {
+export async function deleteAsset(client: ProxyClient | null, asset: AssetRecord): Promise<ActionResult<void, AssetField>> {
   if (asset.status === 'Queued') return { ok: false, problem: { message: t('library.asset.stillSending') } };
   if (asset.assetId) {
+    if (!client) return { ok: false, problem: notConnected() };
     try {
       await client.library('DeleteAsset', { Id: asset.assetId });
     } catch (error) {
-      if (!isGone(error)) return { ok: false, problem: await explain(error, FIELDS, labels()) };
+      if (!isGone(error)) return { ok: false, problem: await problemOf(error, { fields: FIELDS, labels: labels() }) };
     }
   }
   await (await db()).delete('assets', asset.localId);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ProxyClient } from '../api/client';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { db } from '../db';
 import { DEFAULT_GROUP_KEY } from '../groups';
 import { setLocale } from '../i18n';
@@ -46,28 +46,48 @@ describe('group form checks (shared schema, field named)', () => {
 });
 
 describe('group actions', () => {
-  it('creates with the Idempotency-Key, records the group and tells the background', async () => {
-    const result = await createGroup(client, '  Cats ', 'Reference cats', 'key-1');
+  it('creates with an Idempotency-Key, records the group as just used and tells the background', async () => {
+    const result = await createGroup(client, '  Cats ', 'Reference cats');
     expect(result).toMatchObject({ ok: true, value: { name: 'Cats', description: 'Reference cats', type: 'AIGC' } });
     const [call] = proxy.callsOf('CreateAssetGroup');
-    expect(call!.idempotencyKey).toBe('key-1');
+    expect(call!.idempotencyKey).toBeTruthy();
     expect(call!.body).toEqual({ Name: 'Cats', Description: 'Reference cats' });
     const id = result.ok ? result.value.id : '';
-    expect(await (await db()).get('groups', id)).toMatchObject({ name: 'Cats' });
+    expect(await (await db()).get('groups', id)).toMatchObject({ name: 'Cats', usedAt: expect.any(Number) });
     expect(messages).toContainEqual({ type: 'arkbridge:groups-changed' });
-    // The same key again (a retry after a lost answer) creates nothing new.
-    expect(await createGroup(client, 'Cats', 'Reference cats', 'key-1')).toMatchObject({ ok: true, value: { id } });
+  });
+
+  it('repeats a create whose answer was lost with the same key, so the proxy makes one group', async () => {
+    proxy.failNext('CreateAssetGroup', { kind: 'timeout-after-commit' });
+    expect(await createGroup(client, 'Cats', '')).toMatchObject({ ok: false, problem: { message: expect.stringMatching(/Try again/) } });
+    const again = await createGroup(client, 'Cats', '');
+    const [first, second] = proxy.callsOf('CreateAssetGroup');
+    expect(second!.idempotencyKey).toBe(first!.idempotencyKey);
+    expect(again).toMatchObject({ ok: true });
     expect(proxy.groups.size).toBe(1);
+    // Settled: the same name again is a second group, asked for on purpose.
+    await createGroup(client, 'Cats', '');
+    expect(proxy.callsOf('CreateAssetGroup')[2]!.idempotencyKey).not.toBe(first!.idempotencyKey);
+    expect(proxy.groups.size).toBe(2);
+  });
+
+  it('awaits a create still in progress under its key instead of sending a new one', async () => {
+    proxy.failNext('CreateAssetGroup', { kind: 'status', status: 409, code: 'IdempotencyInProgress', message: 'Running' }, 2);
+    const waits: number[] = [];
+    const result = await createGroup(client, 'Cats', '', { wait: async (ms) => void waits.push(ms) });
+    expect(result).toMatchObject({ ok: true });
+    expect(waits).toEqual([1000, 2000]);
+    expect(new Set(proxy.callsOf('CreateAssetGroup').map((c) => c.idempotencyKey)).size).toBe(1);
   });
 
   it('sends nothing for an invalid form', async () => {
-    expect((await createGroup(client, 'x'.repeat(65), '', 'k')).ok).toBe(false);
+    expect((await createGroup(client, 'x'.repeat(65), '')).ok).toBe(false);
     expect(proxy.calls).toHaveLength(0);
   });
 
   it('shows a field refused by the proxy next to that field', async () => {
     proxy.failNext('CreateAssetGroup', { kind: 'status', status: 400, code: 'ValidationError', message: 'Name: must be 1 to 64 characters' });
-    expect(await createGroup(client, 'Cats', '', 'k')).toEqual({ ok: false, problem: { field: 'name', message: 'Group name: must be 1 to 64 characters' } });
+    expect(await createGroup(client, 'Cats', '')).toEqual({ ok: false, problem: { field: 'name', message: 'Group name: must be 1 to 64 characters' } });
   });
 
   it('renames and clears the description with UpdateAssetGroup', async () => {
@@ -108,7 +128,7 @@ describe('group actions', () => {
   it('marks the connection for reconnecting when the token is refused', async () => {
     await (await db()).put('settings', { proxyUrl: PROXY_URL, token: TOKEN }, 'connection');
     proxy.tokens.clear();
-    const result = await createGroup(client, 'Cats', '', 'k');
+    const result = await createGroup(client, 'Cats', '');
     expect(result).toMatchObject({ ok: false, problem: { reconnect: true } });
     expect(await (await db()).get('settings', 'connection')).toMatchObject({ needsReconnect: true });
   });

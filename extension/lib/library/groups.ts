@@ -1,15 +1,17 @@
-import { check, LIMITS, librarySchemas } from '../../../shared';
-import type { ProxyClient } from '../api/client';
-import { ApiError } from '../api/errors';
-import { announceChange, db, type GroupRecord } from '../db';
-import { DEFAULT_GROUP_KEY, rememberGroup } from '../groups';
-import { t } from '../i18n';
-import { tellBackground } from '../messages';
-import { explain, isGone, type ActionProblem, type ActionResult } from './errors';
+import { check, LIMITS, librarySchemas } from '@@/shared';
+import { announceChange, db, type GroupRecord } from '@/lib/db';
+import { DEFAULT_GROUP_KEY, rememberGroup } from '@/lib/groups';
+import { t } from '@/lib/i18n';
+import { tellBackground } from '@/lib/messages';
+import { ApiError, isGone } from '@/lib/proxy/api-failure';
+import { problemOf, type ActionResult, type Problem, type Wording } from '@/lib/proxy/failure-message';
+import { keyForCreate, settleCreate } from '@/lib/proxy/idempotency-keys';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { retryWhileInProgress } from '@/lib/proxy/retry-in-progress';
 
 /** The fields of the group form. */
 export type GroupField = 'name' | 'description';
-export type GroupProblem = ActionProblem<GroupField>;
+export type GroupProblem = Problem<GroupField>;
 
 /** The service's parameter names, as form fields. */
 const FIELDS: Record<string, GroupField> = { Name: 'name', Description: 'description' };
@@ -43,35 +45,35 @@ async function changed(): Promise<void> {
   await tellBackground({ type: 'arkbridge:groups-changed' });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export interface CreateGroupOptions {
+  /** How the page words a failure (default: the popup's). */
+  wording?: Wording;
+  /** Waits between the checks of a create still in progress (tests pass their own). */
+  wait?: (ms: number) => Promise<unknown>;
+}
 
 /**
- * CreateAssetGroup with the form's Idempotency-Key (a retry after a lost answer never creates a
- * second group; a create still running under the key is awaited, never re-sent with a new key).
+ * Creates a (virtual) group for every caller: the popup's form, the new-group page and the
+ * context menu's default group. Checked with the shared schema first; sent with the create's
+ * Idempotency-Key (a repeat after a lost answer never makes a second group, one still running is
+ * awaited); then remembered as just used, and open views and the context menu are told.
  */
-export async function createGroup(
-  client: ProxyClient,
-  name: string,
-  description: string,
-  idempotencyKey: string,
-  wait: (ms: number) => Promise<unknown> = sleep,
-): Promise<ActionResult<GroupRecord, GroupField>> {
+export async function createGroup(client: ProxyClient, name: string, description: string, options: CreateGroupOptions = {}): Promise<ActionResult<GroupRecord, GroupField>> {
   const checked = checkGroup('CreateAssetGroup', name, description);
   if (!checked.ok) return checked;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const { Id } = await client.library('CreateAssetGroup', checked.value, { idempotencyKey });
-      const record = await rememberGroup({ id: Id, name: checked.value.Name, description: checked.value.Description, type: 'AIGC' });
-      await changed();
-      return { ok: true, value: record };
-    } catch (error) {
-      if (error instanceof ApiError && error.failure.kind === 'in_progress' && attempt < 5) {
-        await wait(1000 * (attempt + 1));
-        continue;
-      }
-      return { ok: false, problem: await explain(error, FIELDS, labels()) };
-    }
+  const body = checked.value;
+  const idempotencyKey = await keyForCreate('CreateAssetGroup', body);
+  let id: string;
+  try {
+    ({ Id: id } = await retryWhileInProgress(() => client.library('CreateAssetGroup', body, { idempotencyKey }), options.wait));
+  } catch (error) {
+    if (error instanceof ApiError && error.failure.kind === 'rejected') await settleCreate('CreateAssetGroup', body);
+    return { ok: false, problem: await problemOf(error, { wording: options.wording, proxyUrl: client.proxyUrl, fields: FIELDS, labels: labels() }) };
   }
+  await settleCreate('CreateAssetGroup', body);
+  const record = await rememberGroup({ id, name: body.Name, description: body.Description, type: 'AIGC' });
+  await changed();
+  return { ok: true, value: record };
 }
 
 /** Renames and (re)describes a group (UpdateAssetGroup; an empty description clears it). */
@@ -81,7 +83,7 @@ export async function updateGroup(client: ProxyClient, group: GroupRecord, name:
   try {
     await client.library('UpdateAssetGroup', { Id: group.id, ...checked.value });
   } catch (error) {
-    return { ok: false, problem: await explain(error, FIELDS, labels()) };
+    return { ok: false, problem: await problemOf(error, { fields: FIELDS, labels: labels() }) };
   }
   const database = await db();
   const current = (await database.get('groups', group.id)) ?? group;
@@ -99,7 +101,7 @@ export async function deleteGroup(client: ProxyClient, group: GroupRecord): Prom
   try {
     await client.library('DeleteAssetGroup', { Id: group.id });
   } catch (error) {
-    if (!isGone(error)) return { ok: false, problem: await explain(error, FIELDS, labels()) };
+    if (!isGone(error)) return { ok: false, problem: await problemOf(error, { fields: FIELDS, labels: labels() }) };
   }
   await forgetGroup(group.id);
   await changed();

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ProxyClient } from '../api/client';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { db } from '../db';
 import { assetRecord, putGroup } from '../testing/setup';
-import { GROUP_BATCH } from '../api/list-all';
+import { GROUP_BATCH } from '@/lib/proxy/list-all-pages';
 import { loadReadiness, refreshLibrary, refreshLibraryIfStale } from './refresh';
 import { libraryTestbed, type LibraryFakeProxy } from './testing/fake-library';
 

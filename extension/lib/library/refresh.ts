@@ -1,6 +1,6 @@
 import type { Asset } from '../../../shared';
-import type { ProxyClient } from '../api/client';
-import { listAssetsOfGroups } from '../api/list-all';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { listAssetsOfGroups, OLDEST_FIRST } from '@/lib/proxy/list-all-pages';
 import { announceChange, db, newLocalId, type AssetRecord } from '../db';
 import { refreshGroups } from '../groups';
 import { tellBackground } from '../messages';
@@ -12,9 +12,6 @@ export interface RefreshOutcome {
   /** Local records removed because the library no longer lists them. */
   removed: number;
 }
-
-/** Oldest first: an asset created while paging lands on a later page instead of shifting earlier ones. */
-const OLDEST_FIRST = { SortBy: 'CreateTime', SortOrder: 'Asc' } as const;
 
 const sameGroups = (a: { id: string; name: string }[], b: { id: string; name: string }[]) =>
   a.length === b.length && a.every((g, i) => g.id === b[i]!.id && g.name === b[i]!.name);

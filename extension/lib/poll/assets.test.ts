@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ProxyClient } from '../api/client';
-import { ApiError } from '../api/errors';
+import { ProxyClient } from '@/lib/proxy/proxy-client';
+import { ApiError } from '@/lib/proxy/api-failure';
 import { db, type AssetRecord } from '../db';
 import { FakeProxy, PROXY_URL, TOKEN } from '../testing/fake-proxy';
 import { assetRecord, resetState } from '../testing/setup';

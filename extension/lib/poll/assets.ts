@@ -1,7 +1,7 @@
 import type { AssetListItem } from '../../../shared';
-import type { ProxyClient } from '../api/client';
-import { listAssetsOfGroups } from '../api/list-all';
-import { ApiError } from '../api/errors';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { listAssetsOfGroups } from '@/lib/proxy/list-all-pages';
+import { isGone } from '@/lib/proxy/api-failure';
 import { db, type AssetRecord } from '../db';
 
 export interface AssetPollResult {
@@ -22,7 +22,7 @@ async function lookUpMissing(client: ProxyClient, assetId: string): Promise<Asse
   try {
     return await client.library('GetAsset', { Id: assetId });
   } catch (error) {
-    if (error instanceof ApiError && error.failure.kind === 'rejected' && error.failure.code === 'AccessDenied') return null;
+    if (isGone(error)) return null;
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ProxyClient } from '../api/client';
+import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { db, type TaskRecord } from '../db';
 import { FakeProxy, PROXY_URL, TOKEN } from '../testing/fake-proxy';
 import { resetState } from '../testing/setup';

@@ -1,6 +1,6 @@
 import { isFinished } from '../../../shared';
-import type { ProxyClient } from '../api/client';
-import { ApiError } from '../api/errors';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { ApiError, isGone } from '@/lib/proxy/api-failure';
 import { db, type TaskRecord } from '../db';
 
 const ACTIVE = ['queued', 'in_progress', 'unknown'] as const;
@@ -16,8 +16,8 @@ export async function pollTasks(client: ProxyClient): Promise<{ changed: TaskRec
       task = await client.getVideo(record.taskId!);
     } catch (error) {
       // A task the proxy no longer knows cannot progress; anything else is retried next time.
-      if (error instanceof ApiError && error.failure.kind === 'rejected' && error.failure.status === 404) {
-        task = { status: 'failed' as const, progress: record.progress, error: { code: 'task_not_found', message: error.failure.message } };
+      if (isGone(error)) {
+        task = { status: 'failed' as const, progress: record.progress, error: { code: 'task_not_found', message: (error as ApiError).failure.message } };
       } else throw error;
     }
     if (task.status === record.status && task.progress === record.progress) continue;

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ProxyClient } from '../api/client';
+import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { getConnection } from '../connection';
 import { db } from '../db';
 import { assetRecord, connect, resetState } from '../testing/setup';
@@ -8,7 +8,7 @@ import { classifyResolveError } from './resolve';
 import { RULES_VERSION } from './rules';
 import { CONSENT_KEY, readSession, SESSION_KEY, type StoredSession } from './store';
 import { FakePortraitProxy, ManualClock, PROXY_URL, TOKEN } from './testing/fake-portrait';
-import { ApiError } from '../api/errors';
+import { ApiError } from '@/lib/proxy/api-failure';
 
 let clock: ManualClock;
 let proxy: FakePortraitProxy;

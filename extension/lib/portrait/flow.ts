@@ -1,7 +1,8 @@
 import type { PortraitSession, ResolvedPortrait } from '../../../shared';
-import { ProxyClient } from '../api/client';
-import { ApiError } from '../api/errors';
-import { getConnection, markNeedsReconnect } from '../connection';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import type { ApiError } from '@/lib/proxy/api-failure';
+import { connectedClient } from '@/lib/proxy/connected-client';
+import { notConnected, POPUP_WORDING, problemOf as describeProblem, type Problem, type Wording } from '@/lib/proxy/failure-message';
 import { announceChange, type AssetRecord, type GroupRecord } from '../db';
 import { t } from '../i18n';
 import { tellBackground } from '../messages';
@@ -36,13 +37,6 @@ export const POLL_MS = 2500;
 export const FINAL_CHECK_MS = 1000;
 /** Fresh codes made automatically when a code expires, before the flow stops in `expired`. */
 export const AUTO_RENEWALS = 3;
-
-/** What the member reads when something did not work (already in the popup's language). */
-export interface Problem {
-  message: string;
-  /** The member token was refused: the member must reconnect in the options. */
-  reconnect?: boolean;
-}
 
 export type Session = StoredSession;
 
@@ -160,27 +154,11 @@ export function transition(state: PortraitState, event: PortraitEvent): Portrait
   }
 }
 
-/** A failed call as the member reads it; a refused token is recorded so the popup asks to reconnect. */
-export async function problemOf(error: unknown): Promise<Problem> {
-  if (!(error instanceof ApiError)) return { message: t('portrait.error.unexpected', { message: error instanceof Error ? error.message : String(error) }) };
-  const failure = error.failure;
-  switch (failure.kind) {
-    case 'unauthorized':
-      await markNeedsReconnect().catch(() => {});
-      announceChange('settings');
-      return { message: t('portrait.error.unauthorized'), reconnect: true };
-    case 'network':
-      return { message: t('portrait.error.network') };
-    case 'rate_limited':
-      return { message: t('portrait.error.rateLimited', { seconds: Math.max(1, Math.ceil(failure.retryAfterMs / 1000)) }) };
-    case 'rejected':
-      return { message: failure.code === 'AccessDenied' ? t('portrait.error.accessDenied') : failure.message };
-    default:
-      return { message: t('portrait.error.retry', { message: failure.message }) };
-  }
-}
+/** A refusal of the portrait calls names the code, not an item of the library. */
+const PORTRAIT_WORDING: Wording = { ...POPUP_WORDING, accessDenied: 'portrait.error.accessDenied' };
 
-const notConnected = (): Problem => ({ message: t('portrait.error.notConnected'), reconnect: true });
+/** A failed call as the member reads it; a refused token is recorded so the popup asks to reconnect. */
+export const problemOf = (error: unknown): Promise<Problem> => describeProblem(error, { wording: PORTRAIT_WORDING });
 
 export interface FlowDeps {
   /** A client for the stored connection; null when not connected or the token was refused. */
@@ -191,10 +169,7 @@ export interface FlowDeps {
 }
 
 export const defaultDeps: FlowDeps = {
-  client: async () => {
-    const connection = await getConnection();
-    return connection && !connection.needsReconnect ? new ProxyClient(connection) : null;
-  },
+  client: async () => (await connectedClient())?.client ?? null,
   now: () => Date.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   pollMs: POLL_MS,
@@ -395,7 +370,7 @@ export class PortraitFlow {
     const group = await store.storeGroup(resolved, this.#deps.now());
     try {
       const client = await this.#deps.client();
-      if (!client) throw new Error(t('portrait.error.notConnected'));
+      if (!client) throw new Error(notConnected().message);
       const items = await store.listGroupAssets(client, resolved.GroupId);
       const assets = await store.storeAssets(resolved.GroupId, items, this.#deps.now());
       announceChange('groups', 'assets');

@@ -1,6 +1,6 @@
 import type { ResolvedPortrait } from '../../../shared';
-import type { ProxyClient } from '../api/client';
-import { ApiError, isTransient } from '../api/errors';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { ApiError, isTransient } from '@/lib/proxy/api-failure';
 import { db } from '../db';
 import { clearSession } from './store';
 

@@ -1,6 +1,6 @@
 import type { AssetListItem, ResolvedPortrait } from '../../../shared';
-import type { ProxyClient } from '../api/client';
-import { listAll } from '../api/list-all';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { listAll, OLDEST_FIRST } from '@/lib/proxy/list-all-pages';
 import { db, newLocalId, type AssetRecord, type GroupRecord } from '../db';
 
 /** The last consent the proxy recorded for this member (shown under the rules). */
@@ -53,7 +53,7 @@ export async function clearSession(handle?: string): Promise<void> {
 
 /** Every asset of a real-person group: ListAssets with its id and GroupType LivenessFace, 100 a page. */
 export async function listGroupAssets(client: ProxyClient, groupId: string): Promise<AssetListItem[]> {
-  const listed = await listAll(client, 'ListAssets', { Filter: { GroupIds: [groupId], GroupType: 'LivenessFace' }, SortBy: 'CreateTime', SortOrder: 'Asc' }, { maxPages: 100 });
+  const listed = await listAll(client, 'ListAssets', { Filter: { GroupIds: [groupId], GroupType: 'LivenessFace' }, ...OLDEST_FIRST }, { maxPages: 100 });
   return listed.items;
 }
 

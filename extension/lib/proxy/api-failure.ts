@@ -54,3 +54,10 @@ export function failureFrom(status: number, body: ErrorBody | null, retryAfter: 
   const field = body?.error?.param ?? /^([\w.[\]-]+):/.exec(message)?.[1];
   return field ? { kind: 'rejected', status, code, message, field } : { kind: 'rejected', status, code, message };
 }
+
+/**
+ * The request was refused because what it names no longer exists, or is not the member's (the
+ * proxy answers both alike): 403 AccessDenied or 404. Such an item will never come back.
+ */
+export const isGone = (error: unknown): boolean =>
+  error instanceof ApiError && error.failure.kind === 'rejected' && (error.failure.code === 'AccessDenied' || error.failure.status === 404);

@@ -1,5 +1,11 @@
-import { LIMITS, type LibraryRequestInput, type LibraryResult } from '../../../shared';
-import type { ProxyClient } from './client';
+import { LIMITS, type LibraryRequestInput, type LibraryResult } from '@@/shared';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
+
+/**
+ * Oldest first: sort for a list that can grow while it is read, so that new items land on later
+ * pages instead of shifting earlier ones.
+ */
+export const OLDEST_FIRST = { SortBy: 'CreateTime', SortOrder: 'Asc' } as const;
 
 /** The library's paged list operations. */
 export type ListAction = 'ListAssets' | 'ListAssetGroups';
@@ -21,8 +27,7 @@ export interface Listed<A extends ListAction> {
 /**
  * Every page of a list call, 100 items a page (the most the service allows), one request per page:
  * stops at a short or empty page, once TotalCount items are read, when `until` is satisfied, or
- * after `maxPages`. Sort oldest first (CreateTime Asc) when the list can grow while it is read, so
- * new items land on later pages instead of shifting earlier ones.
+ * after `maxPages`. Sort OLDEST_FIRST when the list can grow while it is read.
  */
 export async function listAll<A extends ListAction>(
   client: ProxyClient,

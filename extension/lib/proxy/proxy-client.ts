@@ -1,6 +1,6 @@
-import type { Action, LibraryRequestInput, LibraryResult, ModelList, ModelSpec, VideoCreateBody, VideoTask } from '../../../shared';
-import type { Connection } from '../connection';
-import { ApiError, failureFrom } from './errors';
+import type { Action, LibraryRequestInput, LibraryResult, ModelList, ModelSpec, VideoCreateBody, VideoTask } from '@@/shared';
+import type { Connection } from '@/lib/connection';
+import { ApiError, failureFrom } from '@/lib/proxy/api-failure';
 
 /**
  * Most bytes of an answer read from the proxy. Its largest real answers (a page of 100 assets with
@@ -41,6 +41,11 @@ export class ProxyClient {
     private readonly connection: Pick<Connection, 'proxyUrl' | 'token'>,
     private readonly fetchImpl: typeof fetch = (...args) => fetch(...args),
   ) {}
+
+  /** The proxy's origin (messages about an unreachable proxy name it). */
+  get proxyUrl(): string {
+    return this.connection.proxyUrl;
+  }
 
   async #request<T>(method: 'GET' | 'POST', path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.connection.token}` };

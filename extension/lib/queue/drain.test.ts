@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ProxyClient } from '../api/client';
+import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { addToLibrary, type AddRequest } from '../capture/add-to-library';
 import { closeDb, db } from '../db';
 import { FakeProxy, PROXY_URL, TOKEN } from '../testing/fake-proxy';

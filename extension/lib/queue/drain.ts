@@ -1,5 +1,5 @@
-import type { ProxyClient } from '../api/client';
-import { ApiError, type ApiFailure } from '../api/errors';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { ApiError, type ApiFailure } from '@/lib/proxy/api-failure';
 import { db, type QueuedOperation } from '../db';
 import { backoffMs } from './backoff';
 

@@ -1,4 +1,4 @@
-import type { ProxyClient } from '../api/client';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { announceChange, db, type TaskRecord } from '../db';
 import { pollTasks } from '../poll/tasks';
 import { resumeSubmissions } from './submit';

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { VideoCreateBody } from '../../../shared';
-import { ProxyClient } from '../api/client';
-import { ApiError } from '../api/errors';
+import { ProxyClient } from '@/lib/proxy/proxy-client';
+import { ApiError } from '@/lib/proxy/api-failure';
 import { db, type TaskRecord } from '../db';
 import { pollTasks } from '../poll/tasks';
 import { PROXY_URL, TOKEN } from '../testing/fake-proxy';

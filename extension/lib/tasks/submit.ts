@@ -1,7 +1,8 @@
 import type { VideoCreateBody, VideoTask } from '../../../shared';
-import type { ProxyClient } from '../api/client';
-import { ApiError, type ApiFailure } from '../api/errors';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { ApiError, type ApiFailure } from '@/lib/proxy/api-failure';
 import { announceChange, db, newLocalId, type TaskRecord } from '../db';
+import { KEY_LIFETIME_MS, newIdempotencyKey } from '@/lib/proxy/idempotency-keys';
 import { t } from '../i18n';
 
 /**
@@ -19,8 +20,8 @@ export type SubmittingTask = TaskRecord & { attempts?: number; retryAt?: number;
 
 /** A `submitting` record younger than this is probably still being sent by the page that made it. */
 export const RESUME_AFTER_MS = 5_000;
-/** The proxy remembers keys for 24 hours; past this age a repeat could create a second task. */
-export const GIVE_UP_AFTER_MS = 23 * 3600 * 1000;
+/** Past this age a repeat could reach a proxy that forgot the key, and create a second task (an hour's margin). */
+export const GIVE_UP_AFTER_MS = KEY_LIFETIME_MS - 3600 * 1000;
 /** A refusing service (5xx) is asked again this many times before the task is marked failed. */
 export const MAX_SERVICE_ATTEMPTS = 6;
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -36,7 +37,7 @@ export interface SubmitOutcome {
 export async function submitTask(client: ProxyClient, body: VideoCreateBody, now: () => number = Date.now): Promise<SubmitOutcome> {
   const record: SubmittingTask = {
     localId: newLocalId(),
-    idempotencyKey: newLocalId(),
+    idempotencyKey: newIdempotencyKey(),
     model: body.model,
     body,
     status: 'submitting',

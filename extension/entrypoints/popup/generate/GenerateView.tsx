@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
 import { Field } from '@/components/Field';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/proxy/api-failure';
 import { getConnection } from '@/lib/connection';
 import { db } from '@/lib/db';
 import {
@@ -38,7 +38,8 @@ import { readinessProblems, useReadiness } from '@/lib/generate/readiness';
 import { t } from '@/lib/i18n';
 import { tellBackground } from '@/lib/messages';
 import { useDb } from '@/lib/popup/use-db';
-import { connectedClient, handleUnauthorized } from '@/lib/tasks/client';
+import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
+import { notConnected } from '@/lib/proxy/failure-message';
 import { describeParam, humanize, namedParam } from '@/lib/tasks/present';
 import { resumeSubmissions, submitTask } from '@/lib/tasks/submit';
 import { modelSpec, type ModelSpec, type ReferenceRole } from '../../../../shared';
@@ -83,7 +84,7 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
   async function refreshModels() {
     setLoad({ state: 'loading' });
     const connected = await connectedClient();
-    if (!connected) return setLoad({ state: 'failed', message: t('generate.notConnected') });
+    if (!connected) return setLoad({ state: 'failed', message: notConnected().message });
     setAllowHttpSetting(Boolean(connected.connection.allowHttpMedia));
     // Creates left unanswered when the popup last closed are repeated now (same keys).
     void resumeSubmissions(connected.client).catch(() => {});
@@ -138,7 +139,7 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
     setNotice(null);
     try {
       const connected = await connectedClient();
-      if (!connected) return setNotice(t('generate.notConnected'));
+      if (!connected) return setNotice(notConnected().message);
       const outcome = await submitTask(connected.client, toBody(form, spec));
       void tellBackground({ type: 'arkbridge:sync' });
       const { record } = outcome;

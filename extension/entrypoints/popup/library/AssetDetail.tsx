@@ -5,7 +5,8 @@ import { Field } from '@/components/Field';
 import type { AssetRecord, GroupRecord } from '@/lib/db';
 import { t } from '@/lib/i18n';
 import { checkAssetName, deleteAsset, renameAsset } from '@/lib/library/assets';
-import { explain, libraryClient, notConnected, type ActionProblem } from '@/lib/library/errors';
+import { connectedClient } from '@/lib/proxy/connected-client';
+import { notConnected, problemOf, type Problem } from '@/lib/proxy/failure-message';
 import { loadReadiness } from '@/lib/library/refresh';
 import { readinessLines } from '@/lib/library/view-model';
 import { Confirm } from './Confirm';
@@ -31,7 +32,7 @@ export function AssetDetail({ asset, group, onClose, onUse }: AssetDetailProps) 
   const [nameError, setNameError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ActionProblem | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
 
   useEffect(() => heading.current?.focus(), []);
 
@@ -40,15 +41,15 @@ export function AssetDetail({ asset, group, onClose, onUse }: AssetDetailProps) 
     const closed = new AbortController();
     setReadiness({ state: 'loading' });
     void (async () => {
-      const client = await libraryClient();
+      const connected = await connectedClient();
       if (closed.signal.aborted) return;
-      if (!client) return setReadiness({ state: 'error', message: notConnected().message });
+      if (!connected) return setReadiness({ state: 'error', message: notConnected().message });
       try {
-        const detail = await loadReadiness(client, asset.assetId!, closed.signal);
+        const detail = await loadReadiness(connected.client, asset.assetId!, closed.signal);
         if (!closed.signal.aborted) setReadiness({ state: 'ready', asset: detail });
       } catch (error) {
         if (closed.signal.aborted) return;
-        const explained = await explain(error);
+        const explained = await problemOf(error);
         setReadiness({ state: 'error', message: explained.message });
       }
     })();
@@ -66,9 +67,9 @@ export function AssetDetail({ asset, group, onClose, onUse }: AssetDetailProps) 
     }
     setBusy(true);
     try {
-      const client = await libraryClient();
-      if (!client) return setProblem(notConnected());
-      const result = await renameAsset(client, asset, name);
+      const connected = await connectedClient();
+      if (!connected) return setProblem(notConnected());
+      const result = await renameAsset(connected.client, asset, name);
       if (result.ok) {
         setRenaming(false);
         setNameError(null);
@@ -86,9 +87,9 @@ export function AssetDetail({ asset, group, onClose, onUse }: AssetDetailProps) 
     setProblem(null);
     setBusy(true);
     try {
-      const client = asset.assetId ? await libraryClient() : null;
-      if (asset.assetId && !client) return setProblem(notConnected());
-      const result = await deleteAsset(client!, asset);
+      const connected = asset.assetId ? await connectedClient() : null;
+      if (asset.assetId && !connected) return setProblem(notConnected());
+      const result = await deleteAsset(connected?.client ?? null, asset);
       if (result.ok) onClose();
       else {
         setConfirming(false);

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { LIMITS } from '../../../../shared';
 import { Field } from '@/components/Field';
-import { newLocalId, type GroupRecord } from '@/lib/db';
+import type { GroupRecord } from '@/lib/db';
 import { t } from '@/lib/i18n';
-import { libraryClient, notConnected, type ActionProblem } from '@/lib/library/errors';
+import { connectedClient } from '@/lib/proxy/connected-client';
+import { notConnected, type Problem } from '@/lib/proxy/failure-message';
 import { checkGroup, createGroup, groupFieldLabel, updateGroup, type GroupField } from '@/lib/library/groups';
 
 interface GroupFormProps {
@@ -12,7 +13,7 @@ interface GroupFormProps {
   onDone: (group: GroupRecord) => void;
   onCancel: () => void;
   /** A problem that is not about one field (shown by the view in a Banner). */
-  onProblem: (problem: ActionProblem | null) => void;
+  onProblem: (problem: Problem | null) => void;
 }
 
 /** Create, or rename and describe, a group; checked with the shared schema before any request. */
@@ -22,14 +23,12 @@ export function GroupForm({ group, onDone, onCancel, onProblem }: GroupFormProps
   const [description, setDescription] = useState(group?.description ?? '');
   const [errors, setErrors] = useState<Partial<Record<GroupField, string>>>({});
   const [busy, setBusy] = useState(false);
-  // One key per form: a retry after a lost answer cannot create a second group.
-  const [key] = useState(newLocalId);
   const nameInput = useRef<HTMLInputElement>(null);
   const descriptionInput = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => nameInput.current?.focus(), []);
 
-  function show(problem: ActionProblem<GroupField>) {
+  function show(problem: Problem<GroupField>) {
     if (problem.field) {
       setErrors({ [problem.field]: problem.message });
       (problem.field === 'name' ? nameInput : descriptionInput).current?.focus();
@@ -44,9 +43,10 @@ export function GroupForm({ group, onDone, onCancel, onProblem }: GroupFormProps
     setErrors({});
     setBusy(true);
     try {
-      const client = await libraryClient();
-      if (!client) return onProblem(notConnected());
-      const result = editing ? await updateGroup(client, group, name, description) : await createGroup(client, name, description, key);
+      const connected = await connectedClient();
+      if (!connected) return onProblem(notConnected());
+      const { client } = connected;
+      const result = editing ? await updateGroup(client, group, name, description) : await createGroup(client, name, description);
       if (result.ok) onDone(result.value);
       else show(result.problem);
     } finally {

@@ -2,11 +2,12 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
 import type { AssetRecord, GroupRecord } from '@/lib/db';
 import { t } from '@/lib/i18n';
-import { explain, libraryClient, notConnected, type ActionProblem } from '@/lib/library/errors';
+import { connectedClient } from '@/lib/proxy/connected-client';
+import { notConnected, problemOf, type Problem } from '@/lib/proxy/failure-message';
 import { deleteGroup } from '@/lib/library/groups';
 import { refreshLibrary, refreshLibraryIfStale } from '@/lib/library/refresh';
 import { countByGroup, filterAssets, isNarrowed, readLibrary, STATUS_FILTERS, type StatusFilter } from '@/lib/library/view-model';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/proxy/api-failure';
 import { useDb } from '@/lib/popup/use-db';
 import { AssetDetail } from './AssetDetail';
 import { Confirm } from './Confirm';
@@ -44,7 +45,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
   const [form, setForm] = useState<'new' | 'edit' | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const [problem, setProblem] = useState<ActionProblem | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   /** Where focus goes after a screen change (an element id). */
   const focusNext = useRef<string | null>(null);
@@ -54,15 +55,15 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
 
   /** `whenStale`: on open, skip when the library was refreshed a moment ago. */
   async function refresh(whenStale = false) {
-    const client = await libraryClient();
-    if (!client || !mounted.current) return;
+    const connected = await connectedClient();
+    if (!connected || !mounted.current) return;
     setSync({ state: 'refreshing' });
     try {
-      await (whenStale ? refreshLibraryIfStale(client) : refreshLibrary(client));
+      await (whenStale ? refreshLibraryIfStale(connected.client) : refreshLibrary(connected.client));
       setSync({ state: 'idle' });
     } catch (error) {
       if (error instanceof ApiError && error.failure.kind === 'network') setSync({ state: 'offline' });
-      else setSync({ state: 'failed', message: (await explain(error)).message });
+      else setSync({ state: 'failed', message: (await problemOf(error)).message });
     }
   }
 
@@ -108,9 +109,9 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
     setDeleting(true);
     setProblem(null);
     try {
-      const client = await libraryClient();
-      if (!client) return setProblem(notConnected());
-      const result = await deleteGroup(client, target);
+      const connected = await connectedClient();
+      if (!connected) return setProblem(notConnected());
+      const result = await deleteGroup(connected.client, target);
       if (result.ok) {
         go(() => setGroupId(null), 'library-groups');
         setNotice(t('library.group.deleted', { name: target.name }));

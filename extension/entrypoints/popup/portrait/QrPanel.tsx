@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
 import { t } from '@/lib/i18n';
 import { expiryAnnouncement, formatCountdown } from '@/lib/portrait/countdown';
-import { AUTO_RENEWALS, type Problem, type Session } from '@/lib/portrait/flow';
+import { AUTO_RENEWALS, type Session } from '@/lib/portrait/flow';
+import type { Problem } from '@/lib/proxy/failure-message';
 import { qrDataUrl } from '@/lib/portrait/qr';
 
 interface QrPanelProps {
@@ -62,7 +63,7 @@ export function QrPanel({ session, problem, now, tickMs, onCancel }: QrPanelProp
           <img src={image.url} alt={t('portrait.qrAlt')} width={200} height={200} />
         ) : failed ? (
           <Banner tone="error">
-            <p>{t('portrait.error.unexpected', { message: failed })}</p>
+            <p>{t('proxy.error.unexpected', { message: failed })}</p>
           </Banner>
         ) : (
           <p class="portrait-muted" aria-busy="true">

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
 import { currentLocale, t } from '@/lib/i18n';
-import type { Problem } from '@/lib/portrait/flow';
+import type { Problem } from '@/lib/proxy/failure-message';
 import { rulesText } from '@/lib/portrait/rules';
 import type { ConsentRecord } from '@/lib/portrait/store';
 

@@ -2,12 +2,13 @@ import { createContext } from 'preact';
 import { useContext, useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { Banner } from '@/components/Banner';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/proxy/api-failure';
 import { db, type TaskRecord } from '@/lib/db';
 import { t } from '@/lib/i18n';
 import { tellBackground } from '@/lib/messages';
 import { useDb } from '@/lib/popup/use-db';
-import { connectedClient, handleUnauthorized } from '@/lib/tasks/client';
+import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
+import { notConnected } from '@/lib/proxy/failure-message';
 import {
   downloadName,
   elapsedMs,
@@ -209,7 +210,7 @@ function Failed({ task, named }: { task: TaskRecord; named: string | null }) {
     setProblem(null);
     try {
       const connected = await connectedClient();
-      if (!connected) return setProblem(t('generate.notConnected'));
+      if (!connected) return setProblem(notConnected().message);
       const outcome = await submitAgain(connected.client, task);
       void tellBackground({ type: 'arkbridge:sync' });
       setConfirming(false);

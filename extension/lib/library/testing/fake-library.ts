@@ -1,6 +1,6 @@
 import type { AssetListItem, GroupType, ModelReadiness } from '../../../../shared';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { ProxyClient } from '../../api/client';
+import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { resetState } from '../../testing/setup';
 import { FakeProxy, PROXY_URL, TOKEN, type Fault } from '../../testing/fake-proxy';
 

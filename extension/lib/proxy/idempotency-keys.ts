@@ -1,0 +1,51 @@
+import { db } from '@/lib/db';
+
+/**
+ * Idempotency-Keys: one rule for every create the proxy may receive more than once (CreateAsset,
+ * CreateAssetGroup, POST /v1/video/generations).
+ *
+ * A key belongs to one create the member asked for. It is made before the first request and kept
+ * in IndexedDB: on the record the create makes (an asset, a task), or, for a create that has no
+ * record (a group), under the create's operation and body. Every repeat of that create (after a
+ * lost answer, a closed popup, a reloaded page, a stopped service worker) sends the same key, and
+ * the proxy answers with the first result instead of creating twice. Once the create is settled
+ * (accepted, or refused) its key is never sent again: asking for the same thing again is a new
+ * create with a new key. The proxy remembers a key for KEY_LIFETIME_MS; a repeat after that could
+ * create twice, so pending keys are not kept longer.
+ */
+
+/** How long the proxy remembers an Idempotency-Key and its answer. */
+export const KEY_LIFETIME_MS = 24 * 3600 * 1000;
+
+/** A fresh key, for a create asked for now. */
+export const newIdempotencyKey = (): string => crypto.randomUUID();
+
+/** Settings entry of the keys of pending creates that have no record (operation and body -> key). */
+export const PENDING_KEYS = 'pendingCreateKeys';
+export type PendingKeys = Record<string, { key: string; madeAt: number }>;
+
+const identity = (operation: string, body: unknown): string => `${operation} ${JSON.stringify(body)}`;
+
+/**
+ * The key of a create that has no record: the stored one while that create is pending, else a new
+ * one, stored before it is used.
+ */
+export async function keyForCreate(operation: string, body: unknown, now = Date.now()): Promise<string> {
+  const tx = (await db()).transaction('settings', 'readwrite');
+  const pending = { ...((await tx.store.get(PENDING_KEYS)) as PendingKeys | undefined) };
+  for (const [id, entry] of Object.entries(pending)) if (now - entry.madeAt >= KEY_LIFETIME_MS) delete pending[id];
+  const id = identity(operation, body);
+  pending[id] ??= { key: newIdempotencyKey(), madeAt: now };
+  await tx.store.put(pending, PENDING_KEYS);
+  await tx.done;
+  return pending[id].key;
+}
+
+/** The create was accepted or refused: its key is not sent again. */
+export async function settleCreate(operation: string, body: unknown): Promise<void> {
+  const tx = (await db()).transaction('settings', 'readwrite');
+  const pending = { ...((await tx.store.get(PENDING_KEYS)) as PendingKeys | undefined) };
+  delete pending[identity(operation, body)];
+  await tx.store.put(pending, PENDING_KEYS);
+  await tx.done;
+}
