@@ -1,7 +1,8 @@
 import { browser } from 'wxt/browser';
 import { CONNECT_WORDING, describeFailure } from '@/lib/proxy/failure-message';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
-import { clearConnection, normalizeProxyUrl, originPattern, tokenProblem, type Connection } from './connection';
+import { normalizeProxyUrl, originPattern, tokenProblem } from './connection';
+import { clearConnection, type Connection } from '@/lib/storage/stored-connection';
 import { t } from './i18n';
 
 /** What the member typed in the options page, checked: the proxy origin and the trimmed token. */

@@ -1,40 +1,4 @@
-import { db } from './db';
 import { t } from './i18n';
-
-/** How the extension reaches the team's proxy. */
-export interface Connection {
-  /** Origin of the proxy, e.g. `https://arkbridge.example.workers.dev` (no trailing slash). */
-  proxyUrl: string;
-  /** The member token. Kept in the extension's IndexedDB: page and content-script contexts cannot read it. */
-  token: string;
-  /** The member's display name, from `/proxy/me` at connect time. */
-  memberName?: string;
-  /** The proxy accepts plain http:// media (its ALLOW_HTTP_MEDIA; local development). */
-  allowHttpMedia?: boolean;
-  /** Set when the proxy refused the token: the member must reconnect. */
-  needsReconnect?: boolean;
-}
-
-const KEY = 'connection';
-
-export async function getConnection(): Promise<Connection | null> {
-  return ((await (await db()).get('settings', KEY)) as Connection | undefined) ?? null;
-}
-
-export async function setConnection(connection: Connection): Promise<void> {
-  await (await db()).put('settings', connection, KEY);
-}
-
-/** Forgets the connection (Disconnect). */
-export async function clearConnection(): Promise<void> {
-  await (await db()).delete('settings', KEY);
-}
-
-/** Marks the stored token as refused (401), so every part of the extension asks to reconnect. */
-export async function markNeedsReconnect(): Promise<void> {
-  const current = await getConnection();
-  if (current && !current.needsReconnect) await setConnection({ ...current, needsReconnect: true });
-}
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { GroupRecord } from './db';
+import { type GroupRecord } from '@/lib/storage/group-store';
 import { buildMenus, groupOfItem, itemOf, MEDIA_LINK_PATTERNS, MENU, submenuItems, type MenuState } from './menus';
 import { resetState, type BrowserMocks } from './testing/setup';
 

@@ -1,5 +1,5 @@
 import { browser } from 'wxt/browser';
-import type { GroupRecord } from './db';
+import { type GroupRecord } from '@/lib/storage/group-store';
 import { t } from './i18n';
 
 /** Ids of the context menu's items. */

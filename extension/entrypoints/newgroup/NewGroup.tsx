@@ -4,7 +4,7 @@ import { LIMITS } from '../../../shared';
 import { Banner } from '../../components/Banner';
 import { Emphasis } from '../../components/Emphasis';
 import { Field } from '../../components/Field';
-import { getConnection } from '@/lib/connection';
+import { getConnection } from '@/lib/storage/stored-connection';
 import { checkGroup, createGroup, type GroupField, type GroupProblem } from '@/lib/library/groups';
 import { sendToBackground, type AddItemReply } from '@/lib/messages';
 import { connectedClient } from '@/lib/proxy/connected-client';

@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Banner, type BannerTone } from '../../components/Banner';
 import { forgetConnection, releaseHostAccess } from '@/lib/connect';
-import { getConnection, type Connection } from '@/lib/connection';
+import { getConnection, type Connection } from '@/lib/storage/stored-connection';
 import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
 import { CONNECT_WORDING, describeFailure, notConnected } from '@/lib/proxy/failure-message';
-import type { GroupRecord } from '../../lib/db';
+import { type GroupRecord } from '@/lib/storage/group-store';
 import { DEFAULT_PROXY_URL } from '../../lib/defaults';
-import { getDefaultGroupId, refreshGroups, setDefaultGroupId, storedGroups } from '../../lib/groups';
+import { refreshGroups } from '@/lib/groups';
+import { groupStore } from '@/lib/storage/group-store';
 import { tellBackground } from '../../lib/messages';
 import { ConnectForm } from './ConnectForm';
 import { ConnectionState } from './ConnectionState';
@@ -31,7 +32,7 @@ export function App() {
   useEffect(() => {
     void (async () => {
       try {
-        const [stored, knownGroups, defaultId] = await Promise.all([getConnection(), storedGroups(), getDefaultGroupId()]);
+        const [stored, knownGroups, defaultId] = await Promise.all([getConnection(), groupStore.all(), groupStore.defaultId()]);
         setConnectionState(stored);
         setGroups(knownGroups);
         setDefaultGroupIdState(defaultId);
@@ -55,7 +56,7 @@ export function App() {
       }
       const list = await refreshGroups(connected.client);
       setGroups(list);
-      setDefaultGroupIdState(await getDefaultGroupId());
+      setDefaultGroupIdState(await groupStore.defaultId());
       setGroupsNote({ tone: 'success', text: t('options.groups.loaded', { count: list.length }) });
       return true;
     } catch (error) {
@@ -82,7 +83,7 @@ export function App() {
 
   async function onDefaultChange(id: string | null) {
     setDefaultGroupIdState(id);
-    await setDefaultGroupId(id);
+    await groupStore.setDefaultId(id);
     setGroupsNote({ tone: 'success', text: id ? t('options.groups.defaultSet', { name: groups.find((g) => g.id === id)?.name ?? id }) : t('options.groups.defaultAutomatic') });
     await tellBackground({ type: 'arkbridge:groups-changed' });
   }

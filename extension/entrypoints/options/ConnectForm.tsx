@@ -9,7 +9,8 @@ import {
   type ConnectFieldErrors,
   type ConnectInput,
 } from '../../lib/connect';
-import { getConnection, originPattern, setConnection, type Connection } from '../../lib/connection';
+import { originPattern } from '../../lib/connection';
+import { getConnection, setConnection, type Connection } from '@/lib/storage/stored-connection';
 import { t } from '@/lib/i18n';
 
 interface ConnectFormProps {

@@ -1,6 +1,6 @@
 import { Banner } from '../../components/Banner';
 import { Emphasis } from '../../components/Emphasis';
-import type { Connection } from '../../lib/connection';
+import { type Connection } from '@/lib/storage/stored-connection';
 import { t } from '@/lib/i18n';
 
 /** Where the extension stands: connected as X, needs reconnect, or not connected. */

@@ -1,6 +1,6 @@
 import { Banner, type BannerTone } from '../../components/Banner';
 import { Field } from '../../components/Field';
-import type { GroupRecord } from '../../lib/db';
+import { type GroupRecord } from '@/lib/storage/group-store';
 import { t } from '@/lib/i18n';
 
 interface GroupsPanelProps {

@@ -2,8 +2,9 @@ import { deleteDB } from 'idb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { button, byLabel, click, description, mount, select, text, type, unmount } from '../../components/testing';
-import { getConnection, setConnection } from '../../lib/connection';
-import { closeDb, db, DB_NAME, type GroupRecord } from '../../lib/db';
+import { getConnection, setConnection } from '@/lib/storage/stored-connection';
+import { closeDb, db, DB_NAME } from '@/lib/storage/database';
+import { type GroupRecord } from '@/lib/storage/group-store';
 import { setLocale } from '../../lib/i18n';
 import { App } from './App';
 

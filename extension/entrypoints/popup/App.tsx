@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
-import { getConnection } from '@/lib/connection';
+import { getConnection } from '@/lib/storage/stored-connection';
 import { t, type MessageKey } from '@/lib/i18n';
 import { takeNextTab, type PopupTab } from '@/lib/next-tab';
 import { useDb } from '@/lib/popup/use-db';

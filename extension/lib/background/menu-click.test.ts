@@ -3,7 +3,7 @@ import type { Browser } from 'wxt/browser';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { NAME_TEXT_MAX } from '../capture/choose-name';
 import { SRCSET_MAX } from '../capture/pick-source';
-import { db } from '../db';
+import { db } from '@/lib/storage/database';
 import { FakeProxy } from '../testing/fake-proxy';
 import { connect, putGroup, resetState, shown, type BrowserMocks } from '../testing/setup';
 import { addAsset, kindOf, onMenuClick } from './menu-click';

@@ -8,8 +8,7 @@ import { addToLibrary } from '../capture/add-to-library';
 import { chooseName } from '../capture/choose-name';
 import { pickSource } from '../capture/pick-source';
 import { checkMediaUrl } from '../capture/url-rules';
-import { announceChange, db } from '../db';
-import { getDefaultGroupId, setDefaultGroupId } from '../groups';
+import { announceChange } from '@/lib/storage/store-changes';
 import type { AddItemReply, AddItemRequest } from '../messages';
 import { groupOfItem, itemOf, MENU } from '../menus';
 import { notify } from '../notify';
@@ -17,6 +16,7 @@ import { probeElement } from './probe';
 import { refreshMenus } from './refresh-menus';
 import { resetBackoff, syncSoon } from './sync';
 import { t } from '../i18n';
+import { groupStore } from '@/lib/storage/group-store';
 
 const KINDS: Record<string, AssetType> = { image: 'Image', video: 'Video', audio: 'Audio' };
 const LINK_KINDS: [RegExp, AssetType][] = [
@@ -37,11 +37,11 @@ export function kindOf(info: Pick<Browser.contextMenus.OnClickData, 'mediaType' 
  * click before the menu was rebuilt finds it already made.
  */
 async function defaultGroup(client: ProxyClient): Promise<ActionResult<string>> {
-  const known = await getDefaultGroupId();
-  if (known && (await (await db()).get('groups', known))) return { ok: true, value: known };
+  const known = await groupStore.defaultId();
+  if (known && (await groupStore.get(known))) return { ok: true, value: known };
   const created = await createGroup(client, t('capture.defaultGroup.name'), t('capture.defaultGroup.description'));
   if (!created.ok) return created;
-  await setDefaultGroupId(created.value.id);
+  await groupStore.setDefaultId(created.value.id);
   return { ok: true, value: created.value.id };
 }
 
@@ -97,7 +97,7 @@ export async function onMenuClick(info: Browser.contextMenus.OnClickData, tab?: 
 export async function addAsset(request: AddItemRequest): Promise<AddItemReply> {
   const outcome = await addToLibrary(request);
   if (outcome.kind === 'duplicate') {
-    const group = await (await db()).get('groups', request.groupId);
+    const group = await groupStore.get(request.groupId);
     const params = { name: outcome.record.name, group: group?.name ?? t('notify.duplicate.thisGroup') };
     const message = t(outcome.record.status === 'Active' ? 'notify.duplicate.active' : 'notify.duplicate.pending', params);
     await notify(`dup-${outcome.record.localId}`, t('notify.duplicate.title'), message);

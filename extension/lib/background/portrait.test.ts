@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { ApiError } from '@/lib/proxy/api-failure';
-import { db } from '../db';
+import { db } from '@/lib/storage/database';
 import { PortraitFlow } from '../portrait/flow';
 import { checkHandle, holdLock, RESOLVE_LOCK, VIEW_LOCK, withLock } from '../portrait/resolve';
 import { readSession, saveSession, type StoredSession } from '../portrait/store';

@@ -1,6 +1,6 @@
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { ApiError } from '@/lib/proxy/api-failure';
-import { announceChange } from '../db';
+import { announceChange } from '@/lib/storage/store-changes';
 import { notify } from '../notify';
 import { checkHandle, classifyResolveError, isLockHeld, VIEW_LOCK } from '../portrait/resolve';
 import { clearSession, listGroupAssets, readSession, storeAssets, storeGroup } from '../portrait/store';

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { addToLibrary } from '../capture/add-to-library';
-import { getConnection } from '../connection';
-import { closeDb, db, type TaskRecord } from '../db';
+import { getConnection } from '@/lib/storage/stored-connection';
+import { closeDb, db } from '@/lib/storage/database';
+import { type TaskRecord } from '@/lib/storage/task-store';
 import { FakeProxy } from '../testing/fake-proxy';
 import { connect, putGroup, resetState, shown, type BrowserMocks } from '../testing/setup';
 import { ProxyClient } from '@/lib/proxy/proxy-client';

@@ -1,7 +1,9 @@
 import { browser } from 'wxt/browser';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { connectedClient, recordRefusedToken } from '@/lib/proxy/connected-client';
-import { announceChange, db, type AssetRecord, type TaskRecord } from '../db';
+import { taskStore, type TaskRecord } from '@/lib/storage/task-store';
+import { assetStore, type AssetRecord } from '@/lib/storage/asset-store';
+import { announceChange } from '@/lib/storage/store-changes';
 import { notify, setBadge } from '../notify';
 import { pollAssets } from '../poll/assets';
 import { pollTasks } from '../poll/tasks';
@@ -10,6 +12,8 @@ import { drainQueue } from '../queue/drain';
 import { resumeSubmissions } from '../tasks/submit';
 import { checkPendingPortrait } from './portrait';
 import { t } from '../i18n';
+import { groupStore } from '@/lib/storage/group-store';
+import { settingsStore } from '@/lib/storage/settings-store';
 
 /**
  * One pass of the background engine: send queued creates, bring Processing assets and unfinished
@@ -20,7 +24,6 @@ import { t } from '../i18n';
 export const ALARM = 'arkbridge-sync';
 const FIRST_DELAY_MS = 2_000;
 const MAX_DELAY_MS = 60_000;
-const DELAY_KEY = 'syncDelayMs';
 /** Pace of the checks of a QR code left by a closed popup (the person is busy on the phone). */
 export const PORTRAIT_CHECK_MS = 5_000;
 
@@ -49,7 +52,7 @@ export function syncSoon(): Promise<void> {
 
 /** A new item was added: poll quickly again. */
 export async function resetBackoff(): Promise<void> {
-  await (await db()).put('settings', FIRST_DELAY_MS, DELAY_KEY);
+  await settingsStore.put('syncDelayMs', FIRST_DELAY_MS);
 }
 
 async function syncOnce(): Promise<void> {
@@ -86,11 +89,10 @@ async function syncOnce(): Promise<void> {
 
 /** Items on their way: queued creates, and what is polled (Processing assets, unfinished tasks). */
 async function pending(): Promise<{ queued: number; polled: number }> {
-  const database = await db();
   const [queued, processing, tasks] = await Promise.all([
-    database.countFromIndex('assets', 'byStatus', 'Queued'),
-    database.countFromIndex('assets', 'byStatus', 'Processing'),
-    Promise.all((['submitting', 'queued', 'in_progress', 'unknown'] as const).map((s) => database.countFromIndex('tasks', 'byStatus', s))),
+    assetStore.countWithStatus('Queued'),
+    assetStore.countWithStatus('Processing'),
+    Promise.all((['submitting', 'queued', 'in_progress', 'unknown'] as const).map((s) => taskStore.countWithStatus(s))),
   ]);
   return { queued, polled: processing + tasks.reduce((a, b) => a + b, 0) };
 }
@@ -105,12 +107,11 @@ async function schedule(changed: boolean, queueAt: number | null, rateLimitedMs:
   const portrait = await readSession();
   const portraitAt = portrait && portrait.expiresAt > Date.now() ? PORTRAIT_CHECK_MS : Infinity;
   if (queued + polled === 0 && portraitAt === Infinity) return stop();
-  const database = await db();
-  const previous = ((await database.get('settings', DELAY_KEY)) as number | undefined) ?? FIRST_DELAY_MS;
+  const previous = (await settingsStore.get('syncDelayMs')) ?? FIRST_DELAY_MS;
   const pollDelay = changed ? FIRST_DELAY_MS : Math.min(previous * 2, MAX_DELAY_MS);
   const candidates = [polled > 0 ? pollDelay : Infinity, queueAt !== null ? Math.max(0, queueAt - Date.now()) : Infinity, portraitAt];
   const delay = rateLimitedMs ?? Math.min(...candidates, MAX_DELAY_MS);
-  await database.put('settings', pollDelay, DELAY_KEY);
+  await settingsStore.put('syncDelayMs', pollDelay);
   await browser.alarms.create(ALARM, { when: Date.now() + delay });
   // The alarm survives the service worker; the timer is quicker while it is alive.
   clearTimeout(timer);
@@ -131,13 +132,12 @@ async function reconnect(): Promise<void> {
 }
 
 async function announceAssets(localIds: string[]): Promise<void> {
-  const database = await db();
   for (const id of localIds) {
-    const record = await database.get('assets', id);
+    const record = await assetStore.get(id);
     if (!record || record.notified || (record.status !== 'Active' && record.status !== 'Failed')) continue;
-    const group = await database.get('groups', record.groupId);
+    const group = await groupStore.get(record.groupId);
     await notify(`asset-${record.localId}`, ...assetMessage(record, group?.name));
-    await database.put('assets', { ...record, notified: true });
+    await assetStore.put({ ...record, notified: true });
   }
 }
 
@@ -147,7 +147,6 @@ export const assetMessage = (record: AssetRecord, groupName = t('notify.asset.yo
     : [t('notify.asset.failed', { name: record.name }), record.error || t('notify.asset.failedMessage')];
 
 async function announceTasks(changed: TaskRecord[]): Promise<void> {
-  const database = await db();
   for (const task of changed) {
     if (task.notified || (task.status !== 'completed' && task.status !== 'failed')) continue;
     await notify(
@@ -155,6 +154,6 @@ async function announceTasks(changed: TaskRecord[]): Promise<void> {
       t(task.status === 'completed' ? 'notify.task.ready' : 'notify.task.failed'),
       task.status === 'completed' ? t('notify.task.readyMessage') : task.error?.message ?? t('notify.task.failedMessage'),
     );
-    await database.put('tasks', { ...task, notified: true });
+    await taskStore.put({ ...task, notified: true });
   }
 }

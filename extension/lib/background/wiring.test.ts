@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import background from '../../entrypoints/background';
 import { addToLibrary } from '../capture/add-to-library';
-import { closeDb, db } from '../db';
+import { closeDb, db } from '@/lib/storage/database';
 import { FakeProxy } from '../testing/fake-proxy';
 import { connect, resetState, type BrowserMocks } from '../testing/setup';
 import { ALARM, syncSoon } from './sync';

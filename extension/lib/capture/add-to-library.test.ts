@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { db } from '../db';
+import { db } from '@/lib/storage/database';
 import { assetRecord, putGroup, resetState } from '../testing/setup';
 import { addToLibrary, type AddRequest } from './add-to-library';
 

@@ -1,5 +1,6 @@
 import type { AssetType } from '../../../shared';
-import { db, newLocalId, type AssetRecord } from '../db';
+import { newLocalId } from '@/lib/storage/database';
+import { assetStore, type AssetRecord } from '@/lib/storage/asset-store';
 import { newIdempotencyKey } from '@/lib/proxy/idempotency-keys';
 
 export type AddOutcome =
@@ -21,16 +22,6 @@ export interface AddRequest {
  * while Processing).
  */
 export async function addToLibrary(request: AddRequest, now = Date.now()): Promise<AddOutcome> {
-  const database = await db();
-  const tx = database.transaction(['assets', 'queue', 'groups'], 'readwrite');
-  // A failing write rejects below and aborts the whole transaction; do not leave tx.done unhandled.
-  tx.done.catch(() => {});
-  const existing = await tx.objectStore('assets').index('byUrlGroup').getAll([request.url, request.groupId]);
-  const live = existing.find((a) => a.status !== 'Failed');
-  if (live) {
-    await tx.done;
-    return { kind: 'duplicate', record: live };
-  }
   const record: AssetRecord = {
     localId: newLocalId(),
     groupId: request.groupId,
@@ -43,10 +34,6 @@ export async function addToLibrary(request: AddRequest, now = Date.now()): Promi
     createdAt: now,
     updatedAt: now,
   };
-  await tx.objectStore('assets').add(record);
-  await tx.objectStore('queue').add({ kind: 'createAsset', localId: record.localId, attempts: 0, notBefore: now });
-  const group = await tx.objectStore('groups').get(request.groupId);
-  if (group) await tx.objectStore('groups').put({ ...group, usedAt: now });
-  await tx.done;
-  return { kind: 'queued', record };
+  const live = await assetStore.addQueued(record);
+  return live ? { kind: 'duplicate', record: live } : { kind: 'queued', record };
 }

@@ -1,4 +1,4 @@
-import type { AssetRecord } from '../db';
+import { type AssetRecord } from '@/lib/storage/asset-store';
 import { addReference, emptyForm, libraryReference, type GenerateForm } from './form';
 import type { ReferenceRole } from '../../../shared';
 

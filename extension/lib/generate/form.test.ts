@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GENERATION_PARAMETERS, MODELS, modelSpec, type ReferenceRole } from '../../../shared';
-import type { AssetRecord } from '../db';
+import { type AssetRecord } from '@/lib/storage/asset-store';
 import {
   addReference,
   allowedRoles,

@@ -16,7 +16,7 @@ import {
   type ReferenceRole,
   type VideoCreateBody,
 } from '../../../shared';
-import type { AssetRecord } from '../db';
+import { type AssetRecord } from '@/lib/storage/asset-store';
 import { t } from '../i18n';
 import { contentIndex, describeParam, humanize, paramLabel } from '../tasks/present';
 

@@ -1,6 +1,6 @@
 import { MODELS, type ModelList, type ModelSpec } from '../../../shared';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
-import { db } from '../db';
+import { settingsStore } from '@/lib/storage/settings-store';
 
 /**
  * The models the member can generate with: the ids `/v1/models` lists for the team's key, joined
@@ -15,8 +15,6 @@ export interface ModelsInfo {
   allowHttp: boolean;
   fetchedAt: number;
 }
-
-const CACHE_KEY = 'generate.models';
 
 /** Catalog entries whose id the listing holds, in catalog order. */
 export function joinModels(list: ModelList, catalog: readonly ModelSpec[] = MODELS): ModelSpec[] {
@@ -33,11 +31,11 @@ export async function loadModels(client: ProxyClient, fallbackAllowHttp = false,
     allowHttp: capabilities?.media?.allowHttp ?? fallbackAllowHttp,
     fetchedAt: now(),
   };
-  await (await db()).put('settings', info, CACHE_KEY);
+  await settingsStore.put('generate.models', info);
   return info;
 }
 
 /** The last stored answer, or null. */
 export async function cachedModels(): Promise<ModelsInfo | null> {
-  return ((await (await db()).get('settings', CACHE_KEY)) as ModelsInfo | undefined) ?? null;
+  return (await settingsStore.get('generate.models')) ?? null;
 }

@@ -1,5 +1,6 @@
 import { check, LIMITS, librarySchemas } from '@@/shared';
-import { announceChange, db, type AssetRecord } from '@/lib/db';
+import { assetStore, type AssetRecord } from '@/lib/storage/asset-store';
+import { announceChange } from '@/lib/storage/store-changes';
 import { t } from '@/lib/i18n';
 import { isGone } from '@/lib/proxy/api-failure';
 import { notConnected, problemOf, type ActionResult } from '@/lib/proxy/failure-message';
@@ -27,10 +28,9 @@ export async function renameAsset(client: ProxyClient, asset: AssetRecord, name:
   } catch (error) {
     return { ok: false, problem: await problemOf(error, { fields: FIELDS, labels: labels() }) };
   }
-  const database = await db();
-  const current = (await database.get('assets', asset.localId)) ?? asset;
+  const current = (await assetStore.get(asset.localId)) ?? asset;
   const record: AssetRecord = { ...current, name: checked.value, updatedAt: Date.now() };
-  await database.put('assets', record);
+  await assetStore.put(record);
   announceChange('assets');
   return { ok: true, value: record };
 }
@@ -50,7 +50,7 @@ export async function deleteAsset(client: ProxyClient | null, asset: AssetRecord
       if (!isGone(error)) return { ok: false, problem: await problemOf(error, { fields: FIELDS, labels: labels() }) };
     }
   }
-  await (await db()).delete('assets', asset.localId);
+  await assetStore.remove(asset.localId);
   announceChange('assets');
   return { ok: true, value: undefined };
 }

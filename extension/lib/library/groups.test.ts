@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
-import { db } from '../db';
-import { DEFAULT_GROUP_KEY } from '../groups';
+import { db } from '@/lib/storage/database';
 import { setLocale } from '../i18n';
 import { PROXY_URL, TOKEN } from '../testing/fake-proxy';
 import { assetRecord, putGroup } from '../testing/setup';
@@ -107,14 +106,14 @@ describe('group actions', () => {
     const database = await db();
     await database.put('assets', assetRecord({ localId: 'l1', assetId: 'a1', groupId: 'g1' }));
     await database.put('assets', assetRecord({ localId: 'l2', assetId: 'a2', groupId: 'g2' }));
-    await database.put('settings', 'g1', DEFAULT_GROUP_KEY);
+    await database.put('settings', 'g1', 'defaultGroupId');
 
     expect(await deleteGroup(client, group)).toEqual({ ok: true, value: undefined });
 
     expect(proxy.callsOf('DeleteAssetGroup')[0]!.body).toEqual({ Id: 'g1' });
     expect((await database.getAll('assets')).map((a) => a.localId)).toEqual(['l2']);
     expect((await database.getAll('groups')).map((g) => g.id)).toEqual(['g2']);
-    expect(await database.get('settings', DEFAULT_GROUP_KEY)).toBeUndefined();
+    expect(await database.get('settings', 'defaultGroupId')).toBeUndefined();
   });
 
   it('keeps the group when the delete fails, with a readable reason', async () => {

@@ -1,6 +1,6 @@
 import { check, LIMITS, librarySchemas } from '@@/shared';
-import { announceChange, db, type GroupRecord } from '@/lib/db';
-import { DEFAULT_GROUP_KEY, rememberGroup } from '@/lib/groups';
+import { groupStore, type GroupRecord } from '@/lib/storage/group-store';
+import { announceChange } from '@/lib/storage/store-changes';
 import { t } from '@/lib/i18n';
 import { tellBackground } from '@/lib/messages';
 import { ApiError, isGone } from '@/lib/proxy/api-failure';
@@ -71,7 +71,7 @@ export async function createGroup(client: ProxyClient, name: string, description
     return { ok: false, problem: await problemOf(error, { wording: options.wording, proxyUrl: client.proxyUrl, fields: FIELDS, labels: labels() }) };
   }
   await settleCreate('CreateAssetGroup', body);
-  const record = await rememberGroup({ id, name: body.Name, description: body.Description, type: 'AIGC' });
+  const record = await groupStore.remember({ id, name: body.Name, description: body.Description, type: 'AIGC' });
   await changed();
   return { ok: true, value: record };
 }
@@ -85,10 +85,9 @@ export async function updateGroup(client: ProxyClient, group: GroupRecord, name:
   } catch (error) {
     return { ok: false, problem: await problemOf(error, { fields: FIELDS, labels: labels() }) };
   }
-  const database = await db();
-  const current = (await database.get('groups', group.id)) ?? group;
+  const current = (await groupStore.get(group.id)) ?? group;
   const record: GroupRecord = { ...current, name: checked.value.Name, description: checked.value.Description };
-  await database.put('groups', record);
+  await groupStore.put(record);
   await changed();
   return { ok: true, value: record };
 }
@@ -103,18 +102,7 @@ export async function deleteGroup(client: ProxyClient, group: GroupRecord): Prom
   } catch (error) {
     if (!isGone(error)) return { ok: false, problem: await problemOf(error, { fields: FIELDS, labels: labels() }) };
   }
-  await forgetGroup(group.id);
+  await groupStore.removeWithAssets(group.id);
   await changed();
   return { ok: true, value: undefined };
-}
-
-/** Removes a group, its asset records and its default-group setting from IndexedDB. */
-export async function forgetGroup(groupId: string): Promise<void> {
-  const database = await db();
-  const tx = database.transaction(['groups', 'assets', 'settings'], 'readwrite');
-  await tx.objectStore('groups').delete(groupId);
-  const assets = tx.objectStore('assets');
-  for (const key of await assets.index('byGroup').getAllKeys(groupId)) await assets.delete(key);
-  if ((await tx.objectStore('settings').get(DEFAULT_GROUP_KEY)) === groupId) await tx.objectStore('settings').delete(DEFAULT_GROUP_KEY);
-  await tx.done;
 }

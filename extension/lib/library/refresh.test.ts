@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
-import { db } from '../db';
+import { db } from '@/lib/storage/database';
 import { assetRecord, putGroup } from '../testing/setup';
 import { GROUP_BATCH } from '@/lib/proxy/list-all-pages';
 import { loadReadiness, refreshLibrary, refreshLibraryIfStale } from './refresh';

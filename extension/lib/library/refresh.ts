@@ -1,7 +1,11 @@
 import type { Asset } from '../../../shared';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { listAssetsOfGroups, OLDEST_FIRST } from '@/lib/proxy/list-all-pages';
-import { announceChange, db, newLocalId, type AssetRecord } from '../db';
+import { assetStore, type AssetRecord } from '@/lib/storage/asset-store';
+import { newLocalId } from '@/lib/storage/database';
+import { groupStore } from '@/lib/storage/group-store';
+import { settingsStore } from '@/lib/storage/settings-store';
+import { announceChange } from '@/lib/storage/store-changes';
 import { refreshGroups } from '../groups';
 import { tellBackground } from '../messages';
 
@@ -15,9 +19,6 @@ export interface RefreshOutcome {
 
 const sameGroups = (a: { id: string; name: string }[], b: { id: string; name: string }[]) =>
   a.length === b.length && a.every((g, i) => g.id === b[i]!.id && g.name === b[i]!.name);
-
-/** When the library was last refreshed from the proxy (settings key). */
-const REFRESHED_AT = 'libraryRefreshedAt';
 
 /**
  * Brings the Library view's data up to date with list calls only (never one GetAsset per asset):
@@ -34,28 +35,25 @@ const REFRESHED_AT = 'libraryRefreshedAt';
  */
 export async function refreshLibrary(client: ProxyClient, now: () => number = Date.now): Promise<RefreshOutcome> {
   const started = now();
-  const database = await db();
-  await database.put('settings', started, REFRESHED_AT);
-  const before = (await database.getAll('groups')).sort((a, b) => a.id.localeCompare(b.id));
+  await settingsStore.put('libraryRefreshedAt', started);
+  const before = (await groupStore.all()).sort((a, b) => a.id.localeCompare(b.id));
   const groups = await refreshGroups(client);
   const { items, complete } = groups.length ? await listAssetsOfGroups(client, groups.map((g) => g.id), OLDEST_FIRST) : { items: [], complete: true };
 
-  const tx = database.transaction('assets', 'readwrite');
-  const store = tx.store;
-  const known = new Map((await store.index('byAssetId').getAll()).map((r) => [r.assetId!, r]));
   const listed = new Set<string>();
   let watched = false;
   let removed = 0;
-  const at = now();
-  const writes: Promise<unknown>[] = [];
-  items.forEach((item, index) => {
-    if (listed.has(item.Id)) return; // listed twice (paging while the library changed)
-    listed.add(item.Id);
-    const error = item.Status === 'Failed' ? item.Error?.Message || item.Error?.Code || undefined : undefined;
-    const record = known.get(item.Id);
-    if (!record) {
-      writes.push(
-        store.put({
+  await assetStore.reconcile((known) => {
+    const at = now();
+    const put: AssetRecord[] = [];
+    const remove: string[] = [];
+    items.forEach((item, index) => {
+      if (listed.has(item.Id)) return; // listed twice (paging while the library changed)
+      listed.add(item.Id);
+      const error = item.Status === 'Failed' ? item.Error?.Message || item.Error?.Code || undefined : undefined;
+      const record = known.get(item.Id);
+      if (!record) {
+        put.push({
           localId: newLocalId(),
           assetId: item.Id,
           groupId: item.GroupId,
@@ -69,32 +67,31 @@ export async function refreshLibrary(client: ProxyClient, now: () => number = Da
           // The service lists oldest first: keep that order for "newest first" sorting.
           createdAt: at - (items.length - index),
           updatedAt: at,
-        }),
-      );
-      return;
+        });
+        return;
+      }
+      const keepStatus = record.status === 'Processing' && !record.notified && item.Status !== 'Processing';
+      if (keepStatus) watched = true;
+      const next: AssetRecord = {
+        ...record,
+        groupId: item.GroupId,
+        name: item.Name,
+        url: item.URL,
+        type: item.AssetType,
+        ...(keepStatus ? {} : { status: item.Status, error }),
+      };
+      if (!keepStatus && !error) delete next.error;
+      if (changed(record, next)) put.push({ ...next, updatedAt: at });
+    });
+    if (complete) {
+      for (const [assetId, record] of known) {
+        if (listed.has(assetId) || record.updatedAt >= started) continue;
+        remove.push(record.localId);
+        removed++;
+      }
     }
-    const keepStatus = record.status === 'Processing' && !record.notified && item.Status !== 'Processing';
-    if (keepStatus) watched = true;
-    const next: AssetRecord = {
-      ...record,
-      groupId: item.GroupId,
-      name: item.Name,
-      url: item.URL,
-      type: item.AssetType,
-      ...(keepStatus ? {} : { status: item.Status, error }),
-    };
-    if (!keepStatus && !error) delete next.error;
-    if (changed(record, next)) writes.push(store.put({ ...next, updatedAt: at }));
+    return { put, remove };
   });
-  if (complete) {
-    for (const [assetId, record] of known) {
-      if (listed.has(assetId) || record.updatedAt >= started) continue;
-      writes.push(store.delete(record.localId));
-      removed++;
-    }
-  }
-  await Promise.all(writes);
-  await tx.done;
 
   announceChange('groups', 'assets');
   const after = [...groups].sort((a, b) => a.id.localeCompare(b.id));
@@ -117,7 +114,7 @@ export async function loadReadiness(client: ProxyClient, assetId: string, signal
  * many list pages, and the background keeps Processing items current anyway. Answers null when skipped.
  */
 export async function refreshLibraryIfStale(client: ProxyClient, maxAgeMs = 60_000, now: () => number = Date.now): Promise<RefreshOutcome | null> {
-  const last = (await (await db()).get('settings', REFRESHED_AT)) as number | undefined;
+  const last = await settingsStore.get('libraryRefreshedAt');
   if (last !== undefined && now() - last < maxAgeMs) return null;
   return refreshLibrary(client, now);
 }

@@ -1,6 +1,6 @@
 import { MODELS, modelSpec, type Asset, type ReadinessStatus } from '../../../shared';
-import { db, type AssetRecord, type GroupRecord } from '../db';
-import { storedGroups } from '../groups';
+import { assetStore, type AssetRecord } from '@/lib/storage/asset-store';
+import { groupStore, type GroupRecord } from '@/lib/storage/group-store';
 
 /** What the Library view shows: everything IndexedDB knows (first paint never waits for the network). */
 export interface LibraryData {
@@ -9,7 +9,7 @@ export interface LibraryData {
 }
 
 export async function readLibrary(): Promise<LibraryData> {
-  const [groups, assets] = await Promise.all([storedGroups(), (await db()).getAll('assets')]);
+  const [groups, assets] = await Promise.all([groupStore.all(), assetStore.all()]);
   // Newest first; ties (listed together) by name.
   assets.sort((a, b) => b.createdAt - a.createdAt || a.name.localeCompare(b.name));
   return { groups, assets };

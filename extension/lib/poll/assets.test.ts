@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { ApiError } from '@/lib/proxy/api-failure';
-import { db, type AssetRecord } from '../db';
+import { db } from '@/lib/storage/database';
+import { type AssetRecord } from '@/lib/storage/asset-store';
 import { FakeProxy, PROXY_URL, TOKEN } from '../testing/fake-proxy';
 import { assetRecord, resetState } from '../testing/setup';
 import { pollAssets } from './assets';

@@ -2,7 +2,7 @@ import type { AssetListItem } from '../../../shared';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { listAssetsOfGroups } from '@/lib/proxy/list-all-pages';
 import { isGone } from '@/lib/proxy/api-failure';
-import { db, type AssetRecord } from '../db';
+import { assetStore, type AssetRecord } from '@/lib/storage/asset-store';
 
 export interface AssetPollResult {
   /** Records whose status changed (to Active or Failed). */
@@ -33,8 +33,7 @@ async function lookUpMissing(client: ProxyClient, assetId: string): Promise<Asse
  * list of Active and Failed assets (most recently updated first) tells how they ended.
  */
 export async function pollAssets(client: ProxyClient, now = Date.now()): Promise<AssetPollResult> {
-  const database = await db();
-  const processing = (await database.getAllFromIndex('assets', 'byStatus', 'Processing')).filter((a) => a.assetId);
+  const processing = (await assetStore.withStatus('Processing')).filter((a) => a.assetId);
   if (!processing.length) return { changed: [], pending: 0 };
   const groupsOf = (records: AssetRecord[]) => [...new Set(records.map((a) => a.groupId))];
 
@@ -60,7 +59,7 @@ export async function pollAssets(client: ProxyClient, now = Date.now()): Promise
       ? { ...record, status: item.Status, error: item.Status === 'Failed' ? item.Error.Message : undefined, updatedAt: now }
       : { ...record, status: 'Failed', error: 'This asset is no longer in the library (it or its group was deleted).', updatedAt: now };
     if (next.status === 'Processing') continue;
-    await database.put('assets', next);
+    await assetStore.put(next);
     changed.push(next);
   }
   return { changed, pending: processing.length - changed.length };

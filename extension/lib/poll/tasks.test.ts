@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
-import { db, type TaskRecord } from '../db';
+import { db } from '@/lib/storage/database';
+import { type TaskRecord } from '@/lib/storage/task-store';
 import { FakeProxy, PROXY_URL, TOKEN } from '../testing/fake-proxy';
 import { resetState } from '../testing/setup';
 import { pollTasks } from './tasks';

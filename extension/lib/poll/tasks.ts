@@ -1,14 +1,13 @@
 import { isFinished } from '../../../shared';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { ApiError, isGone } from '@/lib/proxy/api-failure';
-import { db, type TaskRecord } from '../db';
+import { taskStore, type TaskRecord } from '@/lib/storage/task-store';
 
 const ACTIVE = ['queued', 'in_progress', 'unknown'] as const;
 
 /** Queries each unfinished video task by id and stores what changed. */
 export async function pollTasks(client: ProxyClient): Promise<{ changed: TaskRecord[]; pending: number }> {
-  const database = await db();
-  const open = (await Promise.all(ACTIVE.map((s) => database.getAllFromIndex('tasks', 'byStatus', s)))).flat().filter((t) => t.taskId);
+  const open = (await Promise.all(ACTIVE.map((s) => taskStore.withStatus(s)))).flat().filter((t) => t.taskId);
   const changed: TaskRecord[] = [];
   for (const record of open) {
     let task;
@@ -29,7 +28,7 @@ export async function pollTasks(client: ProxyClient): Promise<{ changed: TaskRec
       ...(task.error ? { error: task.error } : {}),
       ...('completed_at' in task && task.completed_at ? { completedAt: task.completed_at * 1000 } : {}),
     };
-    await database.put('tasks', next);
+    await taskStore.put(next);
     changed.push(next);
   }
   return { changed, pending: open.filter((t) => !changed.some((c) => c.localId === t.localId && c.status !== 'submitting' && isFinished(c.status))).length };

@@ -1,12 +1,13 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
-import { getConnection } from '../connection';
-import { db } from '../db';
+import { getConnection } from '@/lib/storage/stored-connection';
+import { db } from '@/lib/storage/database';
 import { assetRecord, connect, resetState } from '../testing/setup';
 import { AUTO_RENEWALS, expiryOf, FINAL_CHECK_MS, POLL_MS, PortraitFlow, transition, type PortraitEvent, type PortraitState } from './flow';
 import { classifyResolveError } from './resolve';
 import { RULES_VERSION } from './rules';
-import { CONSENT_KEY, readSession, SESSION_KEY, type StoredSession } from './store';
+import { readSession, type StoredSession } from './store';
+import { settingsStore } from '@/lib/storage/settings-store';
 import { FakePortraitProxy, ManualClock, PROXY_URL, TOKEN } from './testing/fake-portrait';
 import { ApiError } from '@/lib/proxy/api-failure';
 
@@ -129,7 +130,7 @@ describe('the consent gate (with the proxy)', () => {
     expect(state.session).toMatchObject({ h5Link: 'https://sandbox.test/h5/portrait/h5-1', handle: 'ph_1', expiresAt: clock.now() + 300_000, renewals: 0 });
     // Remembered for display, and the code kept for the next popup.
     expect(flow.snapshot.consent).toEqual({ rulesVersion: RULES_VERSION, acceptedAt: new Date(clock.now()).toISOString() });
-    expect(await (await db()).get('settings', CONSENT_KEY)).toEqual(flow.snapshot.consent);
+    expect(await settingsStore.get('portrait.consent')).toEqual(flow.snapshot.consent);
     expect(await readSession()).toEqual(state.session);
   });
 
@@ -377,7 +378,7 @@ describe('resuming', () => {
 
   it('an expired stored code is forgotten: the rules are shown', async () => {
     const stale: StoredSession = { h5Link: 'https://h5', handle: 'ph_old', expiresAt: clock.now() - 1, renewals: 0, continuous: false };
-    await (await db()).put('settings', stale, SESSION_KEY);
+    await settingsStore.put('portrait.session', stale);
     await flow.start();
     expect(flow.state.kind).toBe('rules');
     expect(await readSession()).toBeNull();

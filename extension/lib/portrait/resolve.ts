@@ -1,7 +1,7 @@
 import type { ResolvedPortrait } from '../../../shared';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { ApiError, isTransient } from '@/lib/proxy/api-failure';
-import { db } from '../db';
+import { settingsStore } from '@/lib/storage/settings-store';
 import { clearSession } from './store';
 
 /**
@@ -15,10 +15,8 @@ import { clearSession } from './store';
 export const RESOLVE_LOCK = 'arkbridge-portrait-resolve';
 /** Held by a popup while it shows the Real person tab: the background leaves the checking to it. */
 export const VIEW_LOCK = 'arkbridge-portrait-view';
-/** The last resolved handle and its group (settings key). */
-export const RESOLVED_KEY = 'portrait.resolved';
-
-interface ResolvedRecord {
+/** The last resolved handle and its group (settings `portrait.resolved`). */
+export interface ResolvedRecord {
   handle: string;
   resolved: ResolvedPortrait;
 }
@@ -52,7 +50,7 @@ const isResolved = (value: unknown): value is ResolvedPortrait =>
 
 /** The group a handle resolved to, when this browser resolved it. */
 export async function readResolved(handle: string): Promise<ResolvedPortrait | null> {
-  const record = (await (await db()).get('settings', RESOLVED_KEY)) as ResolvedRecord | undefined;
+  const record = await settingsStore.get('portrait.resolved');
   return record?.handle === handle ? record.resolved : null;
 }
 
@@ -86,7 +84,7 @@ export async function isLockHeld(name: string): Promise<boolean> {
 }
 
 /**
- * One ResolvePartnerToken check of `handle`. On success the group is kept (RESOLVED_KEY) and the
+ * One ResolvePartnerToken check of `handle`. On success the group is kept (ResolvedRecord) and the
  * stored session cleared before the lock is released. `wait: false` answers `busy` instead of
  * waiting for another context's check.
  */
@@ -99,7 +97,7 @@ export async function checkHandle(client: ProxyClient, handle: string, { wait = 
       try {
         const resolved = await client.library('ResolvePartnerToken', { PartnerToken: handle });
         if (!isResolved(resolved)) throw new Error('ResolvePartnerToken answered without a GroupId.');
-        await (await db()).put('settings', { handle, resolved } satisfies ResolvedRecord, RESOLVED_KEY);
+        await settingsStore.put('portrait.resolved', { handle, resolved });
         await clearSession(handle);
         return { kind: 'resolved', resolved };
       } catch (error) {

@@ -1,5 +1,5 @@
-import { getConnection, markNeedsReconnect, type Connection } from '@/lib/connection';
-import { announceChange } from '@/lib/db';
+import { getConnection, markNeedsReconnect, type Connection } from '@/lib/storage/stored-connection';
+import { announceChange } from '@/lib/storage/store-changes';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 

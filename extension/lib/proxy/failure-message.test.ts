@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getConnection } from '@/lib/connection';
+import { getConnection } from '@/lib/storage/stored-connection';
 import { setLocale } from '@/lib/i18n';
 import { ApiError, type ApiFailure } from '@/lib/proxy/api-failure';
 import { CONNECT_WORDING, describeFailure, problemOf } from '@/lib/proxy/failure-message';

@@ -1,4 +1,4 @@
-import { db } from '@/lib/db';
+import { settingsStore } from '@/lib/storage/settings-store';
 
 /**
  * Idempotency-Keys: one rule for every create the proxy may receive more than once (CreateAsset,
@@ -20,8 +20,7 @@ export const KEY_LIFETIME_MS = 24 * 3600 * 1000;
 /** A fresh key, for a create asked for now. */
 export const newIdempotencyKey = (): string => crypto.randomUUID();
 
-/** Settings entry of the keys of pending creates that have no record (operation and body -> key). */
-export const PENDING_KEYS = 'pendingCreateKeys';
+/** Keys of pending creates that have no record, by operation and body (settings `pendingCreateKeys`). */
 export type PendingKeys = Record<string, { key: string; madeAt: number }>;
 
 const identity = (operation: string, body: unknown): string => `${operation} ${JSON.stringify(body)}`;
@@ -31,21 +30,16 @@ const identity = (operation: string, body: unknown): string => `${operation} ${J
  * one, stored before it is used.
  */
 export async function keyForCreate(operation: string, body: unknown, now = Date.now()): Promise<string> {
-  const tx = (await db()).transaction('settings', 'readwrite');
-  const pending = { ...((await tx.store.get(PENDING_KEYS)) as PendingKeys | undefined) };
-  for (const [id, entry] of Object.entries(pending)) if (now - entry.madeAt >= KEY_LIFETIME_MS) delete pending[id];
   const id = identity(operation, body);
-  pending[id] ??= { key: newIdempotencyKey(), madeAt: now };
-  await tx.store.put(pending, PENDING_KEYS);
-  await tx.done;
-  return pending[id].key;
+  const pending = await settingsStore.update('pendingCreateKeys', (stored = {}) => {
+    const kept = Object.fromEntries(Object.entries(stored).filter(([, entry]) => now - entry.madeAt < KEY_LIFETIME_MS));
+    return { ...kept, [id]: kept[id] ?? { key: newIdempotencyKey(), madeAt: now } };
+  });
+  return pending![id]!.key;
 }
 
 /** The create was accepted or refused: its key is not sent again. */
 export async function settleCreate(operation: string, body: unknown): Promise<void> {
-  const tx = (await db()).transaction('settings', 'readwrite');
-  const pending = { ...((await tx.store.get(PENDING_KEYS)) as PendingKeys | undefined) };
-  delete pending[identity(operation, body)];
-  await tx.store.put(pending, PENDING_KEYS);
-  await tx.done;
+  const id = identity(operation, body);
+  await settingsStore.update('pendingCreateKeys', (stored = {}) => Object.fromEntries(Object.entries(stored).filter(([key]) => key !== id)));
 }

@@ -1,5 +1,5 @@
 import type { Action, LibraryRequestInput, LibraryResult, ModelList, ModelSpec, VideoCreateBody, VideoTask } from '@@/shared';
-import type { Connection } from '@/lib/connection';
+import { type Connection } from '@/lib/storage/stored-connection';
 import { ApiError, failureFrom } from '@/lib/proxy/api-failure';
 
 /**

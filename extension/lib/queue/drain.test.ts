@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { addToLibrary, type AddRequest } from '../capture/add-to-library';
-import { closeDb, db } from '../db';
+import { closeDb, db } from '@/lib/storage/database';
 import { FakeProxy, PROXY_URL, TOKEN } from '../testing/fake-proxy';
 import { resetState } from '../testing/setup';
 import { backoffMs } from './backoff';

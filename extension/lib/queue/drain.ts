@@ -1,6 +1,7 @@
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { ApiError, type ApiFailure } from '@/lib/proxy/api-failure';
-import { db, type QueuedOperation } from '../db';
+import { assetStore } from '@/lib/storage/asset-store';
+import { queueStore, type QueuedOperation } from '@/lib/storage/queue-store';
 import { backoffMs } from './backoff';
 
 export interface DrainResult {
@@ -21,11 +22,10 @@ export interface DrainResult {
  */
 export async function drainQueue(client: ProxyClient, now: () => number = Date.now): Promise<DrainResult> {
   const result: DrainResult = { created: 0, failed: [], unauthorized: false, nextAt: null };
-  const database = await db();
-  for (const op of await database.getAllFromIndex('queue', 'byNotBefore', IDBKeyRange.upperBound(now()))) {
+  for (const op of await queueStore.due(now())) {
     try {
       if (await createAsset(client, op, now)) result.created++;
-      await database.delete('queue', op.key!);
+      await queueStore.remove(op.key!);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const outcome = await settleFailure(op, error.failure, now());
@@ -37,42 +37,39 @@ export async function drainQueue(client: ProxyClient, now: () => number = Date.n
       if (outcome === 'rate_limited') break; // the proxy asked everyone to wait
     }
   }
-  const next = await database.getAllFromIndex('queue', 'byNotBefore');
-  result.nextAt = next.length ? Math.min(...next.map((o) => o.notBefore)) : null;
+  result.nextAt = await queueStore.nextAt();
   return result;
 }
 
 /** Sends one queued create; answers false when there was nothing to send. */
 async function createAsset(client: ProxyClient, op: QueuedOperation, now: () => number): Promise<boolean> {
-  const database = await db();
-  const record = await database.get('assets', op.localId);
+  const record = await assetStore.get(op.localId);
   if (!record || record.status !== 'Queued') return false; // deleted or already created meanwhile
   const { Id } = await client.library(
     'CreateAsset',
     { GroupId: record.groupId, AssetType: record.type, Name: record.name, URL: record.url },
     { idempotencyKey: record.idempotencyKey },
   );
-  await database.put('assets', { ...record, assetId: Id, status: 'Processing', updatedAt: now() });
+  await assetStore.put({ ...record, assetId: Id, status: 'Processing', updatedAt: now() });
   return true;
 }
 
 async function settleFailure(op: QueuedOperation, failure: ApiFailure, now: number): Promise<'unauthorized' | 'failed' | 'retry' | 'rate_limited'> {
-  const database = await db();
   if (failure.kind === 'unauthorized') return 'unauthorized';
   if (failure.kind === 'rejected') {
-    const record = await database.get('assets', op.localId);
-    if (record) await database.put('assets', { ...record, status: 'Failed', error: failure.message, updatedAt: now });
-    await database.delete('queue', op.key!);
+    const record = await assetStore.get(op.localId);
+    if (record) await assetStore.put({ ...record, status: 'Failed', error: failure.message, updatedAt: now });
+    await queueStore.remove(op.key!);
     return 'failed';
   }
   if (failure.kind === 'rate_limited') {
     // Retry-After applies to every queued create, not only this one.
     const until = now + failure.retryAfterMs;
-    for (const other of await database.getAll('queue')) {
-      if (other.notBefore < until) await database.put('queue', { ...other, notBefore: until, attempts: other.key === op.key ? op.attempts + 1 : other.attempts });
+    for (const other of await queueStore.all()) {
+      if (other.notBefore < until) await queueStore.put({ ...other, notBefore: until, attempts: other.key === op.key ? op.attempts + 1 : other.attempts });
     }
     return 'rate_limited';
   }
-  await database.put('queue', { ...op, attempts: op.attempts + 1, notBefore: now + backoffMs(op.attempts) });
+  await queueStore.put({ ...op, attempts: op.attempts + 1, notBefore: now + backoffMs(op.attempts) });
   return 'retry';
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { VideoCreateBody } from '../../../shared';
-import type { TaskRecord } from '../db';
+import { type TaskRecord } from '@/lib/storage/task-store';
 import { setLocale } from '../i18n';
 import {
   describeParam,

@@ -1,5 +1,5 @@
 import { GENERATION_PARAMETERS, parseAssetRef, type ContentElement, type GenerationParameter, type ReferenceRole, type VideoCreateBody } from '../../../shared';
-import type { LocalTaskStatus, TaskRecord } from '../db';
+import { type LocalTaskStatus, type TaskRecord } from '@/lib/storage/task-store';
 import { t } from '../i18n';
 
 /**

@@ -1,13 +1,11 @@
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
-import { announceChange, db, type TaskRecord } from '../db';
+import { taskStore, type TaskRecord } from '@/lib/storage/task-store';
+import { announceChange } from '@/lib/storage/store-changes';
 import { pollTasks } from '../poll/tasks';
 import { resumeSubmissions } from './submit';
 
 /** Every task, newest first (first paint of the Tasks view: IndexedDB, never the network). */
-export async function readTasks(): Promise<TaskRecord[]> {
-  const tasks = await (await db()).getAllFromIndex('tasks', 'byCreatedAt');
-  return tasks.reverse();
-}
+export const readTasks = (): Promise<TaskRecord[]> => taskStore.newestFirst();
 
 /**
  * One pass of the open popup: repeat the unanswered creates (same keys), then query each

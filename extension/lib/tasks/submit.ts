@@ -1,7 +1,9 @@
 import type { VideoCreateBody, VideoTask } from '../../../shared';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { ApiError, type ApiFailure } from '@/lib/proxy/api-failure';
-import { announceChange, db, newLocalId, type TaskRecord } from '../db';
+import { newLocalId } from '@/lib/storage/database';
+import { taskStore, type TaskRecord } from '@/lib/storage/task-store';
+import { announceChange } from '@/lib/storage/store-changes';
 import { KEY_LIFETIME_MS, newIdempotencyKey } from '@/lib/proxy/idempotency-keys';
 import { t } from '../i18n';
 
@@ -45,7 +47,7 @@ export async function submitTask(client: ProxyClient, body: VideoCreateBody, now
     notified: false,
     createdAt: now(),
   };
-  await (await db()).put('tasks', record);
+  await taskStore.put(record);
   announceChange('tasks');
   return send(client, record, true, now);
 }
@@ -70,8 +72,7 @@ export interface ResumeResult {
  * Throws an ApiError of kind `unauthorized` (reconnect needed); stops early when rate-limited.
  */
 export async function resumeSubmissions(client: ProxyClient, now: () => number = Date.now): Promise<ResumeResult> {
-  const database = await db();
-  const records = (await database.getAllFromIndex('tasks', 'byStatus', 'submitting')) as SubmittingTask[];
+  const records: SubmittingTask[] = await taskStore.withStatus('submitting');
   const result: ResumeResult = { sent: 0, accepted: 0 };
   for (const record of records.sort((a, b) => a.createdAt - b.createdAt)) {
     if (sending.has(record.localId)) continue;
@@ -166,14 +167,7 @@ const backoff = (attempts: number) => Math.min(RESUME_AFTER_MS * 2 ** (attempts 
  * it meanwhile), in one transaction; answers the stored record.
  */
 async function settle(record: SubmittingTask, update: (record: SubmittingTask) => SubmittingTask): Promise<SubmittingTask> {
-  const tx = (await db()).transaction('tasks', 'readwrite');
-  const current = (await tx.store.get(record.localId)) as SubmittingTask | undefined;
-  let stored = current;
-  if (current && current.status === 'submitting') {
-    stored = update(current);
-    await tx.store.put(stored);
-  }
-  await tx.done;
+  const stored = await taskStore.update(record.localId, (current) => (current.status === 'submitting' ? update(current) : undefined));
   announceChange('tasks');
   // Deleted meanwhile: answer what this attempt learnt.
   return stored ?? update(record);

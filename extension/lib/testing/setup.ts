@@ -1,8 +1,10 @@
 import { deleteDB } from 'idb';
 import { vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { setConnection, type Connection } from '../connection';
-import { closeDb, db, DB_NAME, type AssetRecord, type GroupRecord } from '../db';
+import { setConnection, type Connection } from '@/lib/storage/stored-connection';
+import { closeDb, db, DB_NAME } from '@/lib/storage/database';
+import { type AssetRecord } from '@/lib/storage/asset-store';
+import { type GroupRecord } from '@/lib/storage/group-store';
 import { PROXY_URL, TOKEN } from './fake-proxy';
 
 /**

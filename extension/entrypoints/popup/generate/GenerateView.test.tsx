@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { act } from 'preact/test-utils';
 import { button, byLabel, click, description, mount, select, text, type, unmount } from '../../../components/testing';
-import { db } from '../../../lib/db';
+import { db } from '@/lib/storage/database';
 import { VideoFakeProxy } from '../../../lib/tasks/testing/fake-video';
 import { assetRecord, connect, resetState } from '../../../lib/testing/setup';
 import { MODELS } from '../../../../shared';

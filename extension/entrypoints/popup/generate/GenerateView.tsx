@@ -2,8 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
 import { Field } from '@/components/Field';
 import { ApiError } from '@/lib/proxy/api-failure';
-import { getConnection } from '@/lib/connection';
-import { db } from '@/lib/db';
+import { getConnection } from '@/lib/storage/stored-connection';
 import {
   addReference,
   allowedRoles,
@@ -43,10 +42,11 @@ import { notConnected } from '@/lib/proxy/failure-message';
 import { describeParam, humanize, namedParam } from '@/lib/tasks/present';
 import { resumeSubmissions, submitTask } from '@/lib/tasks/submit';
 import { modelSpec, type ModelSpec, type ReferenceRole } from '../../../../shared';
+import { assetStore, type AssetRecord } from '@/lib/storage/asset-store';
 import './generate.css';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
 
-const readAssets = async () => (await db()).getAll('assets');
+const readAssets = () => assetStore.all();
 const readinessClient = async () => (await connectedClient())?.client ?? null;
 
 type Load = { state: 'loading' } | { state: 'ready' } | { state: 'failed'; message: string };
@@ -274,7 +274,7 @@ interface ReferencesProps {
   form: GenerateForm;
   spec: ModelSpec;
   allowHttp: boolean;
-  assets: import('@/lib/db').AssetRecord[];
+  assets: AssetRecord[];
   setForm: (form: GenerateForm) => void;
   problems: FormProblem[];
   refused: { target: ProblemTarget; message: string } | null;

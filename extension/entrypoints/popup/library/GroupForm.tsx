@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { LIMITS } from '../../../../shared';
 import { Field } from '@/components/Field';
-import type { GroupRecord } from '@/lib/db';
+import { type GroupRecord } from '@/lib/storage/group-store';
 import { t } from '@/lib/i18n';
 import { connectedClient } from '@/lib/proxy/connected-client';
 import { notConnected, type Problem } from '@/lib/proxy/failure-message';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'preact/test-utils';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { button, byLabel, click, description, mount, select, text, type, unmount } from '../../../components/testing';
-import { db } from '../../../lib/db';
+import { db } from '@/lib/storage/database';
 import { setLocale } from '../../../lib/i18n';
 import { LibraryFakeProxy } from '../../../lib/library/testing/fake-library';
 import { assetRecord, connect, putGroup, resetState } from '../../../lib/testing/setup';

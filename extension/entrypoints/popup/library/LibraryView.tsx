@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
-import type { AssetRecord, GroupRecord } from '@/lib/db';
+import { type AssetRecord } from '@/lib/storage/asset-store';
+import { type GroupRecord } from '@/lib/storage/group-store';
 import { t } from '@/lib/i18n';
 import { connectedClient } from '@/lib/proxy/connected-client';
 import { notConnected, problemOf, type Problem } from '@/lib/proxy/failure-message';

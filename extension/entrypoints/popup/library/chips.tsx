@@ -1,5 +1,5 @@
 import type { GroupType, ReadinessStatus } from '../../../../shared';
-import type { LocalAssetStatus } from '@/lib/db';
+import { type LocalAssetStatus } from '@/lib/storage/asset-store';
 import { t } from '@/lib/i18n';
 
 const TONES: Record<string, string> = {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { button, byLabel, click, mount, text, unmount } from '@/components/testing';
-import { db } from '@/lib/db';
+import { db } from '@/lib/storage/database';
 import { setLocale } from '@/lib/i18n';
 import { POLL_MS } from '@/lib/portrait/flow';
 import { qrDataUrl } from '@/lib/portrait/qr';

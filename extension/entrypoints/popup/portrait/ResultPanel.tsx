@@ -1,4 +1,5 @@
-import type { AssetRecord, GroupRecord } from '@/lib/db';
+import { type AssetRecord } from '@/lib/storage/asset-store';
+import { type GroupRecord } from '@/lib/storage/group-store';
 import { t } from '@/lib/i18n';
 import { useDb } from '@/lib/popup/use-db';
 import { readGroupAssets } from '@/lib/portrait/store';

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { button, click, mount, text, unmount } from '../../../components/testing';
-import { db, type TaskRecord } from '../../../lib/db';
+import { db } from '@/lib/storage/database';
+import { type TaskRecord } from '@/lib/storage/task-store';
 import { VideoFakeProxy } from '../../../lib/tasks/testing/fake-video';
 import { connect, resetState } from '../../../lib/testing/setup';
 import type { VideoCreateBody } from '../../../../shared';

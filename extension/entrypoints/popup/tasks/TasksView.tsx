@@ -3,7 +3,7 @@ import { useContext, useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { Banner } from '@/components/Banner';
 import { ApiError } from '@/lib/proxy/api-failure';
-import { db, type TaskRecord } from '@/lib/db';
+import { type TaskRecord } from '@/lib/storage/task-store';
 import { t } from '@/lib/i18n';
 import { tellBackground } from '@/lib/messages';
 import { useDb } from '@/lib/popup/use-db';
@@ -29,6 +29,7 @@ import { submitAgain, type SubmittingTask } from '@/lib/tasks/submit';
 import { modelSpec } from '../../../../shared';
 import './tasks.css';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
+import { assetStore } from '@/lib/storage/asset-store';
 
 export const POLL_MS = 3_000;
 
@@ -36,7 +37,7 @@ export const POLL_MS = 3_000;
 const AssetNames = createContext<ReadonlyMap<string, string>>(new Map());
 
 async function readAssetNames(): Promise<ReadonlyMap<string, string>> {
-  const assets = await (await db()).getAll('assets');
+  const assets = await assetStore.all();
   return new Map(assets.flatMap((a) => (a.assetId ? [[a.assetId, a.name] as const] : [])));
 }
 const PAGE = 30;

@@ -1,0 +1,99 @@
+import type { AssetType } from '@@/shared';
+import { db } from '@/lib/storage/database';
+
+/** `Queued`: recorded locally, not yet accepted by the service (the create may be retried). */
+export type LocalAssetStatus = 'Queued' | 'Processing' | 'Active' | 'Failed';
+
+export interface AssetRecord {
+  /** Local key, fixed before any request. */
+  localId: string;
+  /** The service's asset id, once created. */
+  assetId?: string;
+  groupId: string;
+  name: string;
+  url: string;
+  type: AssetType;
+  status: LocalAssetStatus;
+  error?: string;
+  /** Idempotency-Key of the create call, stored before the request so a retry cannot create twice. */
+  idempotencyKey: string;
+  /** The member was told about the final status. */
+  notified: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What `reconcile` writes: records to put, local ids to remove. */
+export interface AssetWrites {
+  put: AssetRecord[];
+  remove?: string[];
+}
+
+/** The `assets` store. */
+export const assetStore = {
+  async all(): Promise<AssetRecord[]> {
+    return (await db()).getAll('assets');
+  },
+
+  async get(localId: string): Promise<AssetRecord | undefined> {
+    return (await db()).get('assets', localId);
+  },
+
+  async withStatus(status: LocalAssetStatus): Promise<AssetRecord[]> {
+    return (await db()).getAllFromIndex('assets', 'byStatus', status);
+  },
+
+  async countWithStatus(status: LocalAssetStatus): Promise<number> {
+    return (await db()).countFromIndex('assets', 'byStatus', status);
+  },
+
+  /** A group's records, oldest first. */
+  async ofGroup(groupId: string): Promise<AssetRecord[]> {
+    const records = await (await db()).getAllFromIndex('assets', 'byGroup', groupId);
+    return records.sort((a, b) => a.createdAt - b.createdAt);
+  },
+
+  async put(record: AssetRecord): Promise<void> {
+    await (await db()).put('assets', record);
+  },
+
+  async remove(localId: string): Promise<void> {
+    await (await db()).delete('assets', localId);
+  },
+
+  /**
+   * Adds a record to create and queues its create, in one transaction, unless a record of the same
+   * URL in the same group is on its way or usable (not Failed): then nothing is written and that
+   * record is answered. The group counts as just used.
+   */
+  async addQueued(record: AssetRecord): Promise<AssetRecord | null> {
+    const tx = (await db()).transaction(['assets', 'queue', 'groups'], 'readwrite');
+    // A failing write rejects below and aborts the whole transaction; do not leave tx.done unhandled.
+    tx.done.catch(() => {});
+    const existing = await tx.objectStore('assets').index('byUrlGroup').getAll([record.url, record.groupId]);
+    const live = existing.find((a) => a.status !== 'Failed');
+    if (live) {
+      await tx.done;
+      return live;
+    }
+    await tx.objectStore('assets').add(record);
+    await tx.objectStore('queue').add({ kind: 'createAsset', localId: record.localId, attempts: 0, notBefore: record.createdAt });
+    const group = await tx.objectStore('groups').get(record.groupId);
+    if (group) await tx.objectStore('groups').put({ ...group, usedAt: record.createdAt });
+    await tx.done;
+    return null;
+  },
+
+  /**
+   * Brings the records of listed assets up to date in one transaction: `decide` sees every record
+   * that has a service asset id (keyed by it) and answers what to write, so that nothing another
+   * context writes meanwhile is overwritten with what was read before it.
+   */
+  async reconcile(decide: (known: ReadonlyMap<string, AssetRecord>) => AssetWrites): Promise<void> {
+    const tx = (await db()).transaction('assets', 'readwrite');
+    const known = new Map((await tx.store.index('byAssetId').getAll()).map((r) => [r.assetId!, r]));
+    const { put, remove = [] } = decide(known);
+    await Promise.all([...put.map((r) => tx.store.put(r)), ...remove.map((id) => tx.store.delete(id))]);
+    await tx.done;
+  },
+};

@@ -1,0 +1,73 @@
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { AssetRecord, LocalAssetStatus } from '@/lib/storage/asset-store';
+import type { GroupRecord } from '@/lib/storage/group-store';
+import type { QueuedOperation } from '@/lib/storage/queue-store';
+import type { SettingKey, Settings } from '@/lib/storage/settings-store';
+import type { LocalTaskStatus, TaskRecord } from '@/lib/storage/task-store';
+
+/**
+ * The extension's single source of truth: IndexedDB, so that state survives the service worker
+ * being stopped at any moment. Versioned; `upgrade` migrates step by step. Only the store modules
+ * beside this one (group-store, asset-store, task-store, queue-store, settings-store) open it:
+ * each owns the reads and writes of its store, typed.
+ */
+
+export interface ArkbridgeDB extends DBSchema {
+  groups: { key: string; value: GroupRecord; indexes: { byUsedAt: number } };
+  assets: {
+    key: string;
+    value: AssetRecord;
+    indexes: { byStatus: LocalAssetStatus; byGroup: string; byUrlGroup: [string, string]; byAssetId: string };
+  };
+  tasks: { key: string; value: TaskRecord; indexes: { byStatus: LocalTaskStatus; byCreatedAt: number; byTaskId: string } };
+  queue: { key: number; value: QueuedOperation; indexes: { byNotBefore: number; byLocalId: string } };
+  settings: { key: SettingKey; value: Settings[SettingKey] };
+}
+
+export type StoreName = 'groups' | 'assets' | 'tasks' | 'queue' | 'settings';
+
+export const DB_NAME = 'arkbridge';
+export const DB_VERSION = 1;
+
+export type Database = IDBPDatabase<ArkbridgeDB>;
+
+let opening: Promise<Database> | null = null;
+
+/** The database, opened once per context. */
+export function db(): Promise<Database> {
+  opening ??= openDB<ArkbridgeDB>(DB_NAME, DB_VERSION, {
+    upgrade(database, oldVersion) {
+      if (oldVersion < 1) {
+        database.createObjectStore('groups', { keyPath: 'id' }).createIndex('byUsedAt', 'usedAt');
+        const assets = database.createObjectStore('assets', { keyPath: 'localId' });
+        assets.createIndex('byStatus', 'status');
+        assets.createIndex('byGroup', 'groupId');
+        assets.createIndex('byUrlGroup', ['url', 'groupId']);
+        assets.createIndex('byAssetId', 'assetId', { unique: true });
+        const tasks = database.createObjectStore('tasks', { keyPath: 'localId' });
+        tasks.createIndex('byStatus', 'status');
+        tasks.createIndex('byCreatedAt', 'createdAt');
+        tasks.createIndex('byTaskId', 'taskId', { unique: true });
+        const queue = database.createObjectStore('queue', { keyPath: 'key', autoIncrement: true });
+        queue.createIndex('byNotBefore', 'notBefore');
+        queue.createIndex('byLocalId', 'localId', { unique: true });
+        database.createObjectStore('settings');
+      }
+    },
+    blocking() {
+      // A newer version wants to upgrade (another context): let it.
+      void closeDb();
+    },
+  });
+  return opening;
+}
+
+/** Closes and forgets the connection (tests; a schema upgrade in another context). */
+export async function closeDb(): Promise<void> {
+  const current = opening;
+  opening = null;
+  if (current) (await current).close();
+}
+
+/** A random id for local records (Idempotency-Keys: lib/proxy/idempotency-keys). */
+export const newLocalId = (): string => crypto.randomUUID();

@@ -1,0 +1,58 @@
+import type { TaskStatus, VideoCreateBody } from '@@/shared';
+import { db } from '@/lib/storage/database';
+
+/** `submitting`: recorded locally, the create request not yet answered. */
+export type LocalTaskStatus = TaskStatus | 'submitting';
+
+export interface TaskRecord {
+  localId: string;
+  taskId?: string;
+  model: string;
+  body: VideoCreateBody;
+  status: LocalTaskStatus;
+  progress: number;
+  idempotencyKey: string;
+  videoUrl?: string;
+  error?: { code: string; message: string };
+  notified: boolean;
+  createdAt: number;
+  completedAt?: number;
+  /** While `submitting`: creates sent so far, when to send again, and what to tell the member. */
+  attempts?: number;
+  retryAt?: number;
+  notice?: string;
+}
+
+/** The `tasks` store. */
+export const taskStore = {
+  /** Every task, newest first. */
+  async newestFirst(): Promise<TaskRecord[]> {
+    return (await (await db()).getAllFromIndex('tasks', 'byCreatedAt')).reverse();
+  },
+
+  async withStatus(status: LocalTaskStatus): Promise<TaskRecord[]> {
+    return (await db()).getAllFromIndex('tasks', 'byStatus', status);
+  },
+
+  async countWithStatus(status: LocalTaskStatus): Promise<number> {
+    return (await db()).countFromIndex('tasks', 'byStatus', status);
+  },
+
+  async put(record: TaskRecord): Promise<void> {
+    await (await db()).put('tasks', record);
+  },
+
+  /**
+   * Reads and rewrites one record in one transaction (another page may change it meanwhile):
+   * `update` answers the record to store, or undefined to leave it. Answers the stored record
+   * (undefined when there is none).
+   */
+  async update(localId: string, update: (current: TaskRecord) => TaskRecord | undefined): Promise<TaskRecord | undefined> {
+    const tx = (await db()).transaction('tasks', 'readwrite');
+    const current = await tx.store.get(localId);
+    const next = current && update(current);
+    if (next) await tx.store.put(next);
+    await tx.done;
+    return next ?? current;
+  },
+};
