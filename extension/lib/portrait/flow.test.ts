@@ -3,13 +3,12 @@ import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { getConnection } from '@/lib/storage/stored-connection';
 import { db } from '@/lib/storage/database';
 import { assetRecord, connect, resetState } from '../testing/setup';
-import { AUTO_RENEWALS, expiryOf, FINAL_CHECK_MS, POLL_MS, PortraitFlow, transition, type PortraitEvent, type PortraitState } from './flow';
-import { classifyResolveError } from './resolve';
+import { FINAL_CHECK_MS, POLL_MS, PortraitFlow } from './flow';
+import { AUTO_RENEWALS, type PortraitState } from '@/lib/portrait/portrait-transitions';
 import { RULES_VERSION } from './rules';
 import { readSession, type StoredSession } from './store';
 import { settingsStore } from '@/lib/storage/settings-store';
 import { FakePortraitProxy, ManualClock, PROXY_URL, TOKEN } from './testing/fake-portrait';
-import { ApiError } from '@/lib/proxy/api-failure';
 
 let clock: ManualClock;
 let proxy: FakePortraitProxy;
@@ -43,83 +42,6 @@ async function showCode(continuous = false) {
   await waiting();
   return showing();
 }
-
-describe('transition (pure)', () => {
-  const SESSION = { H5Link: 'https://h5', PartnerToken: 'ph_1', ExpiresIn: 300, ExpireTime: '2026-11-22T09:05:00Z' };
-  const everyEvent: PortraitEvent[] = [
-    { type: 'agree', continuous: false },
-    { type: 'consented' },
-    { type: 'consentFailed', problem: { message: 'x' } },
-    { type: 'created', session: SESSION, now: 0 },
-    { type: 'createFailed', problem: { message: 'x' } },
-    { type: 'pending' },
-    { type: 'unsteady', problem: { message: 'x' } },
-    { type: 'expired' },
-    { type: 'resolved', resolved: { GroupId: 'g', GroupName: 'n', GroupDescription: '' } },
-    { type: 'pollFailed', problem: { message: 'x' } },
-    { type: 'stored', group: { id: 'g', name: 'n', description: '', type: 'LivenessFace', usedAt: 0 }, assets: [] },
-    { type: 'storeFailed', problem: { message: 'x' } },
-    { type: 'cancel' },
-    { type: 'renew' },
-    { type: 'retry' },
-    { type: 'done' },
-  ];
-
-  it('the consent gate: from the rules, only agreeing moves on, and only to recording the consent', () => {
-    const rules: PortraitState = { kind: 'rules' };
-    for (const event of everyEvent) {
-      const next = transition(rules, event);
-      if (event.type === 'agree') expect(next).toEqual({ kind: 'consenting', continuous: false });
-      else expect(next, event.type).toBe(rules);
-    }
-  });
-
-  it('the consent gate: while the consent is being recorded, nothing but its answer (or cancel) moves on; a failure returns to the rules', () => {
-    const consenting: PortraitState = { kind: 'consenting', continuous: true };
-    for (const event of everyEvent) {
-      const next = transition(consenting, event);
-      if (event.type === 'consented') expect(next).toEqual({ kind: 'creating', continuous: true, renewals: 0 });
-      else if (event.type === 'consentFailed') expect(next).toEqual({ kind: 'rules', problem: { message: 'x' } });
-      else if (event.type === 'cancel') expect(next).toEqual({ kind: 'rules' });
-      else expect(next, event.type).toBe(consenting);
-    }
-  });
-
-  it('a code expires into a fresh one at most AUTO_RENEWALS times, then stops in expired', () => {
-    let state: PortraitState = { kind: 'creating', continuous: false, renewals: 0 };
-    for (let i = 0; i < AUTO_RENEWALS; i++) {
-      state = transition(state, { type: 'created', session: SESSION, now: 0 });
-      state = transition(state, { type: 'expired' });
-      expect(state).toEqual({ kind: 'creating', continuous: false, renewals: i + 1 });
-    }
-    state = transition(transition(state, { type: 'created', session: SESSION, now: 0 }), { type: 'expired' });
-    expect(state).toEqual({ kind: 'expired', continuous: false });
-    expect(transition(state, { type: 'renew' })).toEqual({ kind: 'creating', continuous: false, renewals: 0 });
-  });
-
-  it('pending gives a new showing state (the next check) for the same code', () => {
-    const state = transition({ kind: 'creating', continuous: false, renewals: 0 }, { type: 'created', session: SESSION, now: 1000 });
-    const next = transition(state, { type: 'pending' });
-    expect(next).not.toBe(state);
-    expect(next).toEqual(state);
-  });
-
-  it('counts the expiry from ExpiresIn on arrival (clock skew), else ExpireTime', () => {
-    expect(expiryOf(SESSION, 1_000)).toBe(301_000);
-    expect(expiryOf({ ...SESSION, ExpiresIn: undefined as never }, 0)).toBe(Date.parse('2026-11-22T09:05:00Z'));
-  });
-
-  it('reads ValidationError as pending unless it says expired or already resolved', () => {
-    const rejected = (message: string, code = 'ValidationError') => new ApiError({ kind: 'rejected', status: 400, code, message });
-    expect(classifyResolveError(rejected('PartnerToken: the person has not completed authorization and capture yet; retry later.'))).toBe('pending');
-    expect(classifyResolveError(rejected('PartnerToken: this session has expired; create a new portrait session.'))).toBe('expired');
-    expect(classifyResolveError(rejected('PartnerToken: this session expired at 2026-11-22T09:05:00.000Z; create a new session.'))).toBe('expired');
-    expect(classifyResolveError(rejected('PartnerToken: this handle was already resolved and is no longer valid.'))).toBe('used');
-    expect(classifyResolveError(rejected('nope', 'AccessDenied'))).toBe('failed');
-    expect(classifyResolveError(new ApiError({ kind: 'network', message: 'offline' }))).toBe('transient');
-    expect(classifyResolveError(new ApiError({ kind: 'unauthorized', message: 'no' }))).toBe('failed');
-  });
-});
 
 describe('the consent gate (with the proxy)', () => {
   it('records the consent with RULES_VERSION before CreatePortraitSession is ever called', async () => {

@@ -4,31 +4,17 @@ import { Field } from '@/components/Field';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { getConnection } from '@/lib/storage/stored-connection';
 import {
-  addReference,
-  allowedRoles,
   emptyForm,
-  fileReference,
   largeFiles,
-  libraryChoices,
-  libraryReference,
   modelSummary,
   paramControls,
   problems as formProblems,
-  readAsDataUri,
-  referenceCounts,
-  removeReference,
-  ROLE_KIND,
-  rolesFor,
   setParam,
-  setRole,
   switchModel,
   targetOf,
   toBody,
-  urlReference,
   type FormProblem,
-  type FormReference,
   type GenerateForm,
-  type ParamControl,
   type ProblemTarget,
 } from '@/lib/generate/form';
 import { loadDraft, saveDraft } from '@/lib/generate/draft';
@@ -39,11 +25,13 @@ import { tellBackground } from '@/lib/messages';
 import { useDb } from '@/lib/popup/use-db';
 import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
 import { notConnected } from '@/lib/proxy/failure-message';
-import { describeParam, humanize, namedParam } from '@/lib/tasks/present';
+import { humanize, namedParam } from '@/lib/tasks/present';
 import { resumeSubmissions, submitTask } from '@/lib/tasks/submit';
-import { modelSpec, type ModelSpec, type ReferenceRole } from '../../../../shared';
-import { assetStore, type AssetRecord } from '@/lib/storage/asset-store';
+import { modelSpec, type ModelSpec } from '../../../../shared';
+import { assetStore } from '@/lib/storage/asset-store';
 import './generate.css';
+import { GenerateReferences, type Refusal } from './GenerateReferences';
+import { ParamField } from './ParamField';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
 
 const readAssets = () => assetStore.all();
@@ -69,7 +57,7 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
   const [dropped, setDropped] = useState<string[]>([]);
   const [promptTouched, setPromptTouched] = useState(false);
   const [submitting, setSubmitting] = useState(false);
-  const [refused, setRefused] = useState<{ target: ProblemTarget; message: string } | null>(null);
+  const [refused, setRefused] = useState<Refusal | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const assets = useDb(readAssets, ['assets']) ?? [];
   useFirstPaintMark(info !== null || load.state !== 'loading');
@@ -226,7 +214,7 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
         )}
       </Field>
 
-      <References
+      <GenerateReferences
         form={form}
         spec={spec}
         allowHttp={allowHttp}
@@ -266,288 +254,4 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
       <p class="gen-muted">{t('generate.keyNote')}</p>
     </form>
   );
-}
-
-// --- References ---------------------------------------------------------------------------------
-
-interface ReferencesProps {
-  form: GenerateForm;
-  spec: ModelSpec;
-  allowHttp: boolean;
-  assets: AssetRecord[];
-  setForm: (form: GenerateForm) => void;
-  problems: FormProblem[];
-  refused: { target: ProblemTarget; message: string } | null;
-  general: string[];
-}
-
-function References({ form, spec, allowHttp, assets, setForm, problems, refused, general }: ReferencesProps) {
-  const roles = allowedRoles(spec);
-  const [role, setAddRole] = useState<ReferenceRole | null>(null);
-  const addRole = role && roles.includes(role) ? role : (roles[0] ?? null);
-  const [url, setUrl] = useState('');
-  const [urlError, setUrlError] = useState<string | null>(null);
-  const [fileError, setFileError] = useState<string | null>(null);
-  const [picking, setPicking] = useState(false);
-  const [filter, setFilter] = useState('');
-  const body = toBody(form, spec);
-
-  const choices = addRole ? libraryChoices(assets, addRole, spec) : [];
-  const shown = choices.filter((a) => a.name.toLowerCase().includes(filter.trim().toLowerCase()));
-  const canFile = addRole !== null && ROLE_KIND[addRole] === 'image' && spec.dataUriImages;
-
-  function addUrl() {
-    if (!addRole) return;
-    const made = urlReference(url, addRole, { allowHttp });
-    if (!made.ok) return setUrlError(made.message);
-    setUrlError(null);
-    setUrl('');
-    setForm(addReference(form, made.value));
-  }
-
-  async function addFile(input: HTMLInputElement) {
-    const file = input.files?.[0];
-    input.value = '';
-    if (!file || !addRole) return;
-    try {
-      const made = fileReference(file.name, await readAsDataUri(file), file.size, addRole, spec);
-      if (!made.ok) return setFileError(made.message);
-      setFileError(null);
-      setForm(addReference(form, made.value));
-    } catch (error) {
-      setFileError(t('generate.file.unreadable', { message: error instanceof Error ? error.message : String(error) }));
-    }
-  }
-
-  const counts = referenceCounts(form, spec).filter((c) => c.max !== null && (c.max > 0 || c.count > 0));
-
-  return (
-    <fieldset class="gen-refs">
-      <legend>{t('generate.references')}</legend>
-      {roles.length === 0 ? (
-        <p class="gen-muted">{t('generate.textOnly', { model: spec.label })}</p>
-      ) : (
-        counts.length > 0 && (
-          <p class="gen-muted">
-            {counts.map((c) => t(`generate.count.${c.kind}`, { count: c.count, max: c.max ?? 0 })).join(' · ')}
-          </p>
-        )
-      )}
-      {general.map((message) => (
-        <p key={message} class="gen-error">
-          {message}
-        </p>
-      ))}
-      {form.references.length > 0 && (
-        <ol class="gen-ref-list">
-          {form.references.map((ref, index) => (
-            <ReferenceRow
-              key={ref.id}
-              reference={ref}
-              name={describeParam(`content[${index + 1}]`, body)}
-              roles={rolesFor(ref.kind, spec)}
-              errors={[
-                ...problems.filter((p) => p.target.kind === 'reference' && p.target.id === ref.id).map((p) => p.reason),
-                ...(refused?.target.kind === 'reference' && refused.target.id === ref.id ? [refused.message] : []),
-              ]}
-              onRole={(next) => setForm(setRole(form, ref.id, next))}
-              onRemove={() => setForm(removeReference(form, ref.id))}
-            />
-          ))}
-        </ol>
-      )}
-
-      {addRole && (
-        <div class="gen-add">
-          <Field id="gen-add-role" label={t('generate.addAs')}>
-            {(control) => (
-              <select {...control} value={addRole} onChange={(e) => setAddRole((e.currentTarget as HTMLSelectElement).value as ReferenceRole)}>
-                {roles.map((r) => (
-                  <option key={r} value={r}>
-                    {t(`generate.role.${r}`)}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-
-          {spec.assetRefs ? (
-            <div class="gen-library">
-              <button type="button" aria-expanded={picking} onClick={() => setPicking(!picking)}>
-                {t('generate.fromLibrary')}
-              </button>
-              {picking && (
-                <div class="gen-picker">
-                  {choices.length === 0 ? (
-                    <p class="gen-muted">{t('generate.library.none', { kind: t(`generate.kind.${ROLE_KIND[addRole]}`) })}</p>
-                  ) : (
-                    <>
-                      <Field id="gen-library-filter" label={t('generate.library.filter')}>
-                        {(control) => <input {...control} type="search" value={filter} onInput={(e) => setFilter((e.currentTarget as HTMLInputElement).value)} />}
-                      </Field>
-                      <ul class="gen-picker-list">
-                        {shown.map((asset) => (
-                          <li key={asset.localId}>
-                            <button
-                              type="button"
-                              onClick={() => {
-                                setForm(addReference(form, libraryReference(asset, addRole)));
-                                setPicking(false);
-                              }}
-                            >
-                              {t('generate.library.add', { name: asset.name })}
-                            </button>
-                          </li>
-                        ))}
-                      </ul>
-                    </>
-                  )}
-                </div>
-              )}
-            </div>
-          ) : (
-            <p class="gen-muted">{t('generate.library.notAccepted', { model: spec.label })}</p>
-          )}
-
-          <Field id="gen-add-url" label={t('generate.url.label')} error={urlError} hint={allowHttp ? t('generate.url.hintHttp') : t('generate.url.hint')}>
-            {(control) => (
-              <div class="gen-inline">
-                <input
-                  {...control}
-                  type="url"
-                  value={url}
-                  placeholder="https://"
-                  onInput={(e) => setUrl((e.currentTarget as HTMLInputElement).value)}
-                  onKeyDown={(e) => {
-                    if (e.key === 'Enter') {
-                      e.preventDefault();
-                      addUrl();
-                    }
-                  }}
-                />
-                <button type="button" onClick={addUrl} disabled={!url.trim()}>
-                  {t('generate.url.add')}
-                </button>
-              </div>
-            )}
-          </Field>
-
-          {canFile && (
-            <Field id="gen-add-file" label={t('generate.file.label')} error={fileError} hint={t('generate.file.hint')}>
-              {(control) => <input {...control} type="file" accept="image/*" onChange={(e) => void addFile(e.currentTarget as HTMLInputElement)} />}
-            </Field>
-          )}
-        </div>
-      )}
-    </fieldset>
-  );
-}
-
-interface ReferenceRowProps {
-  reference: FormReference;
-  name: string;
-  roles: ReferenceRole[];
-  errors: string[];
-  onRole: (role: ReferenceRole) => void;
-  onRemove: () => void;
-}
-
-function ReferenceRow({ reference, name, roles, errors, onRole, onRemove }: ReferenceRowProps) {
-  const id = `gen-ref-${reference.id}`;
-  const options = roles.includes(reference.role) ? roles : [reference.role, ...roles];
-  return (
-    <li class={errors.length ? 'gen-ref gen-ref--invalid' : 'gen-ref'} data-ref={name}>
-      <div class="gen-ref__head">
-        <strong>{name}</strong>
-        <span class="gen-ref__source">{t(`generate.source.${reference.source}`)}</span>
-        <span class="gen-ref__label" title={reference.source === 'file' ? reference.label : reference.url}>
-          {reference.label}
-        </span>
-      </div>
-      <div class="gen-inline">
-        <label for={`${id}-role`}>{t('generate.role')}</label>
-        <select
-          id={`${id}-role`}
-          value={reference.role}
-          aria-invalid={errors.length ? 'true' : undefined}
-          aria-describedby={errors.length ? `${id}-errors` : undefined}
-          onChange={(e) => onRole((e.currentTarget as HTMLSelectElement).value as ReferenceRole)}
-        >
-          {options.map((r) => (
-            <option key={r} value={r}>
-              {t(`generate.role.${r}`)}
-            </option>
-          ))}
-        </select>
-        <button type="button" onClick={onRemove} aria-label={t('generate.removeNamed', { name })}>
-          {t('generate.remove')}
-        </button>
-      </div>
-      {errors.length > 0 && (
-        <p class="gen-error" id={`${id}-errors`}>
-          {errors.join(' ')}
-        </p>
-      )}
-    </li>
-  );
-}
-
-// --- Parameters ---------------------------------------------------------------------------------
-
-interface ParamFieldProps {
-  control: ParamControl;
-  value: string | number | boolean | undefined;
-  errors: string[];
-  onChange: (value: string | number | boolean | undefined) => void;
-}
-
-function ParamField({ control, value, errors, onChange }: ParamFieldProps) {
-  const id = `gen-param-${control.name}`;
-  const error = errors.join(' ') || null;
-  switch (control.control) {
-    case 'select':
-      return (
-        <Field id={id} label={control.label} error={error} hint={control.hint || undefined}>
-          {(props) => (
-            <select {...props} value={value === undefined ? '' : String(value)} onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value || undefined)}>
-              <option value="">{t('generate.default')}</option>
-              {control.values.map((v) => (
-                <option key={v} value={v}>
-                  {v}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      );
-    case 'number':
-      return (
-        <Field id={id} label={control.label} error={error} hint={control.hint}>
-          {(props) => (
-            <input
-              {...props}
-              type="number"
-              inputMode="numeric"
-              min={control.min}
-              max={control.max}
-              step={control.step ?? 1}
-              placeholder={t('generate.default')}
-              value={value === undefined ? '' : String(value)}
-              onInput={(e) => {
-                const raw = (e.currentTarget as HTMLInputElement).value.trim();
-                onChange(raw === '' ? undefined : Number(raw));
-              }}
-            />
-          )}
-        </Field>
-      );
-    case 'checkbox':
-      return (
-        <Field id={id} label={control.label} error={error} hint={control.hint || undefined}>
-          {(props) => (
-            <input {...props} type="checkbox" class="gen-check" checked={typeof value === 'boolean' ? value : control.default} onChange={(e) => onChange((e.currentTarget as HTMLInputElement).checked)} />
-          )}
-        </Field>
-      );
-  }
 }

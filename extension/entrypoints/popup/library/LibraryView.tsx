@@ -1,10 +1,10 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useReducer, useRef } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
 import { type AssetRecord } from '@/lib/storage/asset-store';
 import { type GroupRecord } from '@/lib/storage/group-store';
 import { t } from '@/lib/i18n';
 import { connectedClient } from '@/lib/proxy/connected-client';
-import { notConnected, problemOf, type Problem } from '@/lib/proxy/failure-message';
+import { describeFailure, notConnected, problemOf, type Problem } from '@/lib/proxy/failure-message';
 import { deleteGroup } from '@/lib/library/groups';
 import { refreshLibrary, refreshLibraryIfStale } from '@/lib/library/refresh';
 import { countByGroup, filterAssets, isNarrowed, readLibrary, STATUS_FILTERS, type StatusFilter } from '@/lib/library/view-model';
@@ -16,14 +16,13 @@ import { GroupForm } from './GroupForm';
 import { StatusChip, TypeBadge } from './chips';
 import { VirtualList } from './VirtualList';
 import './library.css';
+import { initialLibraryView, libraryViewReducer, type LibraryViewAction, type Sync } from './library-view-state';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
 import { addAssetToDraft } from '@/lib/generate/draft';
 
 export const ASSET_ROW_HEIGHT = 56;
 export const GROUP_ROW_HEIGHT = 48;
 export const LIST_HEIGHT = 300;
-
-type Sync = { state: 'idle' } | { state: 'refreshing' } | { state: 'offline' } | { state: 'failed'; message: string };
 
 /**
  * The Library tab: groups, then the assets of one group (or, while searching or filtering, of all
@@ -38,16 +37,10 @@ interface LibraryViewProps {
 export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
   const data = useDb(readLibrary, ['groups', 'assets']);
   useFirstPaintMark(data !== undefined);
-  const [sync, setSync] = useState<Sync>({ state: 'idle' });
-  const [groupId, setGroupId] = useState<string | null>(null);
-  const [openId, setOpenId] = useState<string | null>(null);
-  const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<StatusFilter>('all');
-  const [form, setForm] = useState<'new' | 'edit' | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [view, dispatch] = useReducer(libraryViewReducer, initialLibraryView);
+  const { sync, groupId, openId, search, status, form, confirming, deleting, problem, notice } = view;
+  const setSync = (next: Sync) => dispatch({ type: 'sync', sync: next });
+  const setProblem = (next: Problem | null) => dispatch({ type: 'problem', problem: next });
   /** Where focus goes after a screen change (an element id). */
   const focusNext = useRef<string | null>(null);
 
@@ -85,7 +78,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
   const seen = useRef<string | null>(null);
   if (group) seen.current = group.id;
   useEffect(() => {
-    if (groupId && !group && seen.current === groupId) setGroupId(null);
+    if (groupId && !group && seen.current === groupId) dispatch({ type: 'groupGone' });
   }, [groupId, group]);
 
   const groupsById = useMemo(() => new Map(groups.map((g) => [g.id, g])), [groups]);
@@ -97,32 +90,20 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
 
   if (!data) return <div class="library" aria-busy="true" />;
 
-  const go = (next: () => void, focus: string) => {
+  /** To another screen, then focus goes to `focus` (an element id). */
+  const go = (to: Extract<LibraryViewAction, { type: 'go' }>['to'], focus: string) => {
     focusNext.current = focus;
-    setProblem(null);
-    setNotice(null);
-    setForm(null);
-    setConfirming(false);
-    next();
+    dispatch({ type: 'go', to });
   };
 
   async function removeGroup(target: GroupRecord) {
-    setDeleting(true);
-    setProblem(null);
-    try {
-      const connected = await connectedClient();
-      if (!connected) return setProblem(notConnected());
-      const result = await deleteGroup(connected.client, target);
-      if (result.ok) {
-        go(() => setGroupId(null), 'library-groups');
-        setNotice(t('library.group.deleted', { name: target.name }));
-      } else {
-        setConfirming(false);
-        setProblem(result.problem);
-      }
-    } finally {
-      setDeleting(false);
-    }
+    dispatch({ type: 'deleteStarted' });
+    const connected = await connectedClient();
+    if (!connected) return dispatch({ type: 'deleteNotSent', problem: notConnected() });
+    const result = await deleteGroup(connected.client, target).catch((error: unknown) => ({ ok: false as const, problem: describeFailure(error) }));
+    if (!result.ok) return dispatch({ type: 'deleteFailed', problem: result.problem });
+    focusNext.current = 'library-groups';
+    dispatch({ type: 'deleted', notice: t('library.group.deleted', { name: target.name }) });
   }
 
   const statusLine = (
@@ -155,7 +136,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
           key={opened.localId}
           asset={opened}
           group={groupsById.get(opened.groupId)}
-          onClose={() => go(() => setOpenId(null), 'library-assets')}
+          onClose={() => go({ openId: null }, 'library-assets')}
           onUse={
             onUseInGenerate &&
             (() => {
@@ -172,11 +153,11 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
     <div class="library__filters">
       <div class="library__search">
         <label for="library-search">{t(group ? 'library.searchGroup' : 'library.searchAll')}</label>
-        <input id="library-search" type="search" autoComplete="off" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+        <input id="library-search" type="search" autoComplete="off" value={search} onInput={(e) => dispatch({ type: 'search', search: e.currentTarget.value })} />
       </div>
       <div class="library__status">
         <label for="library-status">{t('library.statusFilter')}</label>
-        <select id="library-status" value={status} onChange={(e) => setStatus(e.currentTarget.value as StatusFilter)}>
+        <select id="library-status" value={status} onChange={(e) => dispatch({ type: 'status', status: e.currentTarget.value as StatusFilter })}>
           {STATUS_FILTERS.map((s) => (
             <option key={s} value={s}>
               {t(`library.filter.${s}`)}
@@ -200,7 +181,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
         rowHeight={ASSET_ROW_HEIGHT}
         height={Math.min(LIST_HEIGHT, Math.max(shown.length, 1) * ASSET_ROW_HEIGHT)}
         renderRow={(a) => <AssetRow asset={a} groupName={group ? null : (groupsById.get(a.groupId)?.name ?? null)} />}
-        onOpen={(a) => go(() => setOpenId(a.localId), 'library-asset-title')}
+        onOpen={(a) => go({ openId: a.localId }, 'library-asset-title')}
         empty={<p class="muted">{narrowed ? t('library.noMatch') : t('library.emptyGroup')}</p>}
       />
     </>
@@ -212,7 +193,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
       <div class="library">
         {statusLine}
         <div class="library__bar">
-          <button type="button" class="link" onClick={() => go(() => setGroupId(null), 'library-groups')}>
+          <button type="button" class="link" onClick={() => go({ groupId: null }, 'library-groups')}>
             {t('library.allGroups')}
           </button>
         </div>
@@ -224,21 +205,21 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
         {form === 'edit' ? (
           <GroupForm
             group={group}
-            onDone={() => go(() => {}, 'library-group-title')}
-            onCancel={() => go(() => {}, 'library-group-title')}
+            onDone={() => go({}, 'library-group-title')}
+            onCancel={() => go({}, 'library-group-title')}
             onProblem={setProblem}
           />
         ) : confirming ? (
-          <Confirm id="library-group-delete" busy={deleting} onConfirm={() => void removeGroup(group)} onCancel={() => go(() => {}, 'library-group-title')}>
+          <Confirm id="library-group-delete" busy={deleting} onConfirm={() => void removeGroup(group)} onCancel={() => go({}, 'library-group-title')}>
             <p>{t('common.confirmDelete', { name: group.name })}</p>
             <p>{t(person ? 'library.group.deletePersonWarning' : 'library.group.deleteWarning', { count: counts.get(group.id) ?? 0 })}</p>
           </Confirm>
         ) : (
           <div class="actions">
-            <button type="button" onClick={() => setForm('edit')}>
+            <button type="button" onClick={() => dispatch({ type: 'edit' })}>
               {t('library.group.edit')}
             </button>
-            <button type="button" class="danger" onClick={() => setConfirming(true)}>
+            <button type="button" class="danger" onClick={() => dispatch({ type: 'confirmDelete' })}>
               {t('library.group.delete')}
             </button>
           </div>
@@ -260,7 +241,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
             {t('library.refresh')}
           </button>
           {form !== 'new' && (
-            <button type="button" class="primary" onClick={() => go(() => setForm('new'), '')}>
+            <button type="button" class="primary" onClick={() => go({ form: 'new' }, '')}>
               {t('library.group.new')}
             </button>
           )}
@@ -269,8 +250,8 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
       {banners}
       {form === 'new' && (
         <GroupForm
-          onDone={(created) => go(() => setGroupId(created.id), 'library-group-title')}
-          onCancel={() => go(() => {}, 'library-groups')}
+          onDone={(created) => go({ groupId: created.id }, 'library-group-title')}
+          onCancel={() => go({}, 'library-groups')}
           onProblem={setProblem}
         />
       )}
@@ -286,7 +267,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
           rowHeight={GROUP_ROW_HEIGHT}
           height={Math.min(LIST_HEIGHT, Math.max(groups.length, 1) * GROUP_ROW_HEIGHT)}
           renderRow={(g) => <GroupRow group={g} count={counts.get(g.id) ?? 0} />}
-          onOpen={(g) => go(() => setGroupId(g.id), 'library-group-title')}
+          onOpen={(g) => go({ groupId: g.id }, 'library-group-title')}
           empty={<p class="muted">{t('library.noGroups')}</p>}
         />
       )}

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
 import { t } from '@/lib/i18n';
-import { defaultDeps, PortraitFlow, type FlowDeps, type FlowSnapshot, type PortraitState } from '@/lib/portrait/flow';
+import { defaultDeps, PortraitFlow, type FlowDeps, type FlowSnapshot } from '@/lib/portrait/flow';
+import { type PortraitState } from '@/lib/portrait/portrait-transitions';
 import { QrPanel } from './QrPanel';
 import { ResultPanel } from './ResultPanel';
 import { RulesPanel } from './RulesPanel';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
 import { t } from '@/lib/i18n';
 import { expiryAnnouncement, formatCountdown } from '@/lib/portrait/countdown';
-import { AUTO_RENEWALS, type Session } from '@/lib/portrait/flow';
+import { AUTO_RENEWALS, type Session } from '@/lib/portrait/portrait-transitions';
 import type { Problem } from '@/lib/proxy/failure-message';
 import { qrDataUrl } from '@/lib/portrait/qr';
 
