@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import './ui.css';
+import '@/components/ui.css';
 
 export type BannerTone = 'info' | 'success' | 'warning' | 'error';
 

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import './ui.css';
+import '@/components/ui.css';
 
 /** What a control inside a Field must spread on itself to be labelled and described. */
 export interface FieldControlProps {

@@ -1,10 +1,10 @@
+import { isExtensionMessage } from '@/lib/background-messages';
+import { ALARM, syncSoon } from '@/lib/background/background-sync';
 import { addAsset, onMenuClick } from '@/lib/background/menu-click';
 import { onNotificationClick } from '@/lib/background/notification-click';
 import { refreshMenus } from '@/lib/background/refresh-menus';
-import { ALARM, syncSoon } from '@/lib/background/sync';
-import { provideLocale } from '@/lib/i18n';
+import { provideLocale } from '@/lib/i18n/translate';
 import { zhCN } from '@/lib/i18n/zh-CN';
-import { isExtensionMessage } from '@/lib/messages';
 
 /**
  * The service worker: wires browser events to the capture and sync modules. It holds no state:

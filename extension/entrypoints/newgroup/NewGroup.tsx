@@ -1,15 +1,15 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
-import { LIMITS } from '../../../shared';
-import { Banner } from '../../components/Banner';
-import { Emphasis } from '../../components/Emphasis';
-import { Field } from '../../components/Field';
-import { getConnection } from '@/lib/storage/stored-connection';
-import { checkGroup, createGroup, type GroupField, type GroupProblem } from '@/lib/library/groups';
-import { sendToBackground, type AddItemReply } from '@/lib/messages';
+import { LIMITS } from '@@/shared';
+import { Banner } from '@/components/Banner';
+import { Emphasis } from '@/components/Emphasis';
+import { Field } from '@/components/Field';
+import { NEW_GROUP_WORDING, type PendingItem } from '@/entrypoints/newgroup/new-group-page';
+import { type AddItemReply, sendToBackground } from '@/lib/background-messages';
+import { t } from '@/lib/i18n/translate';
+import { checkGroup, createGroup, type GroupField, type GroupProblem } from '@/lib/library/group-actions';
 import { connectedClient } from '@/lib/proxy/connected-client';
-import { NEW_GROUP_WORDING, type PendingItem } from './new-group';
-import { t } from '@/lib/i18n';
+import { getConnection } from '@/lib/storage/stored-connection';
 
 interface NewGroupProps {
   /** The right-clicked item to add to the new group; null: only create the group. */

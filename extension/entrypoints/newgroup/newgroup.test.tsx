@@ -1,12 +1,12 @@
 import { deleteDB } from 'idb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { button, byLabel, click, description, mount, text, type, unmount } from '../../components/testing';
-import { getConnection, setConnection } from '@/lib/storage/stored-connection';
+import { button, byLabel, click, description, mount, text, type, unmount } from '@/components/dom-testing';
+import { NewGroup } from '@/entrypoints/newgroup/NewGroup';
+import { parseItem, type PendingItem } from '@/entrypoints/newgroup/new-group-page';
+import { setLocale } from '@/lib/i18n/translate';
 import { closeDb, db, DB_NAME } from '@/lib/storage/database';
-import { setLocale } from '../../lib/i18n';
-import { NewGroup } from './NewGroup';
-import { parseItem, type PendingItem } from './new-group';
+import { getConnection, setConnection } from '@/lib/storage/stored-connection';
 
 const PROXY = 'https://proxy.test';
 const TOKEN = `abk_m0123456789abcdef_${'a'.repeat(43)}`;

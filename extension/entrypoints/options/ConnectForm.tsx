@@ -1,17 +1,11 @@
 import { useRef, useState } from 'preact/hooks';
-import { Banner, type BannerTone } from '../../components/Banner';
-import { Field } from '../../components/Field';
-import {
-  checkConnectInput,
-  checkProxy,
-  connectionFrom,
-  requestHostAccess,
-  type ConnectFieldErrors,
-  type ConnectInput,
-} from '../../lib/connect';
-import { originPattern } from '../../lib/connection';
-import { getConnection, setConnection, type Connection } from '@/lib/storage/stored-connection';
-import { t } from '@/lib/i18n';
+import { Banner, type BannerTone } from '@/components/Banner';
+import { Field } from '@/components/Field';
+import { checkConnectInput, checkProxy, type ConnectFieldErrors, type ConnectInput, connectionFrom } from '@/lib/connect/connect-check';
+import { requestHostAccess } from '@/lib/connect/host-access';
+import { originPattern } from '@/lib/connect/proxy-url-rules';
+import { t } from '@/lib/i18n/translate';
+import { type Connection, getConnection, setConnection } from '@/lib/storage/stored-connection';
 
 interface ConnectFormProps {
   initialProxyUrl: string;

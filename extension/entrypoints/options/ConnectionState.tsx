@@ -1,7 +1,7 @@
-import { Banner } from '../../components/Banner';
-import { Emphasis } from '../../components/Emphasis';
-import { type Connection } from '@/lib/storage/stored-connection';
-import { t } from '@/lib/i18n';
+import { Banner } from '@/components/Banner';
+import { Emphasis } from '@/components/Emphasis';
+import { t } from '@/lib/i18n/translate';
+import type { Connection } from '@/lib/storage/stored-connection';
 
 /** Where the extension stands: connected as X, needs reconnect, or not connected. */
 export function ConnectionState({ connection }: { connection: Connection | null }) {

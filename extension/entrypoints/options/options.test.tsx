@@ -1,12 +1,12 @@
 import { deleteDB } from 'idb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { button, byLabel, click, description, mount, select, text, type, unmount } from '../../components/testing';
-import { getConnection, setConnection } from '@/lib/storage/stored-connection';
+import { button, byLabel, click, description, mount, select, text, type, unmount } from '@/components/dom-testing';
+import { App } from '@/entrypoints/options/OptionsApp';
+import { setLocale } from '@/lib/i18n/translate';
 import { closeDb, db, DB_NAME } from '@/lib/storage/database';
-import { type GroupRecord } from '@/lib/storage/group-store';
-import { setLocale } from '../../lib/i18n';
-import { App } from './App';
+import type { GroupRecord } from '@/lib/storage/group-store';
+import { getConnection, setConnection } from '@/lib/storage/stored-connection';
 
 const PROXY = 'https://proxy.test';
 const TOKEN = `abk_m0123456789abcdef_${'a'.repeat(43)}`;

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Browser } from 'wxt/browser';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { NAME_TEXT_MAX } from '../capture/choose-name';
-import { SRCSET_MAX } from '../capture/pick-source';
+import { ALARM, syncSoon } from '@/lib/background/background-sync';
+import { addAsset, kindOf, onMenuClick } from '@/lib/background/menu-click';
+import { NAME_TEXT_MAX } from '@/lib/capture/choose-name';
+import { SRCSET_MAX } from '@/lib/capture/pick-source';
 import { db } from '@/lib/storage/database';
-import { FakeProxy } from '../testing/fake-proxy';
-import { connect, putGroup, resetState, shown, type BrowserMocks } from '../testing/setup';
-import { addAsset, kindOf, onMenuClick } from './menu-click';
-import { ALARM, syncSoon } from './sync';
+import { FakeProxy } from '@/lib/testing/fake-proxy';
+import { type BrowserMocks, connect, putGroup, resetState, shown } from '@/lib/testing/test-setup';
 
 let proxy: FakeProxy;
 let mocks: BrowserMocks;

@@ -1,22 +1,22 @@
 import { browser, type Browser } from 'wxt/browser';
-import type { AssetType } from '../../../shared';
-import { createGroup } from '@/lib/library/groups';
+import type { AssetType } from '@@/shared';
+import type { AddItemReply, AddItemRequest } from '@/lib/background-messages';
+import { resetBackoff, syncSoon } from '@/lib/background/background-sync';
+import { groupOfItem, itemOf, MENU } from '@/lib/background/context-menu';
+import { probeElement } from '@/lib/background/probe-element';
+import { refreshMenus } from '@/lib/background/refresh-menus';
+import { addToLibrary } from '@/lib/capture/add-to-library';
+import { chooseName } from '@/lib/capture/choose-name';
+import { pickSource } from '@/lib/capture/pick-source';
+import { checkMediaUrl } from '@/lib/capture/url-rules';
+import { t } from '@/lib/i18n/translate';
+import { createGroup } from '@/lib/library/group-actions';
+import { notify } from '@/lib/notify';
 import { connectedClient } from '@/lib/proxy/connected-client';
 import type { ActionResult } from '@/lib/proxy/failure-message';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
-import { addToLibrary } from '../capture/add-to-library';
-import { chooseName } from '../capture/choose-name';
-import { pickSource } from '../capture/pick-source';
-import { checkMediaUrl } from '../capture/url-rules';
-import { announceChange } from '@/lib/storage/store-changes';
-import type { AddItemReply, AddItemRequest } from '../messages';
-import { groupOfItem, itemOf, MENU } from '../menus';
-import { notify } from '../notify';
-import { probeElement } from './probe';
-import { refreshMenus } from './refresh-menus';
-import { resetBackoff, syncSoon } from './sync';
-import { t } from '../i18n';
 import { groupStore } from '@/lib/storage/group-store';
+import { announceChange } from '@/lib/storage/store-changes';
 
 const KINDS: Record<string, AssetType> = { image: 'Image', video: 'Video', audio: 'Audio' };
 const LINK_KINDS: [RegExp, AssetType][] = [

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { takeNextTab } from '../next-tab';
-import { resetState, type BrowserMocks } from '../testing/setup';
-import { destinationOf, onNotificationClick } from './notification-click';
+import { destinationOf, onNotificationClick } from '@/lib/background/notification-click';
+import { takeNextTab } from '@/lib/next-tab';
+import { type BrowserMocks, resetState } from '@/lib/testing/test-setup';
 
 let mocks: BrowserMocks;
 let openPopup: ReturnType<typeof vi.fn>;

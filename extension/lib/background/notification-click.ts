@@ -1,5 +1,5 @@
 import { browser } from 'wxt/browser';
-import { setNextTab, type PopupTab } from '../next-tab';
+import { type PopupTab, setNextTab } from '@/lib/next-tab';
 
 /** Where a notification leads: its id says what it is about (see sync, menu-click, portrait). */
 export function destinationOf(notificationId: string): { tab: PopupTab } | 'options' | null {

@@ -1,6 +1,6 @@
-import { getConnection } from '@/lib/storage/stored-connection';
-import { buildMenus } from '../menus';
+import { buildMenus } from '@/lib/background/context-menu';
 import { groupStore } from '@/lib/storage/group-store';
+import { getConnection } from '@/lib/storage/stored-connection';
 
 /** Rebuilds the context menu from what IndexedDB knows now. */
 export async function refreshMenus(): Promise<void> {

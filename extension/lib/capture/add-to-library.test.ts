@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { type AddRequest, addToLibrary } from '@/lib/capture/add-to-library';
 import { db } from '@/lib/storage/database';
-import { assetRecord, putGroup, resetState } from '../testing/setup';
-import { addToLibrary, type AddRequest } from './add-to-library';
+import { assetRecord, putGroup, resetState } from '@/lib/testing/test-setup';
 
 const request: AddRequest = { groupId: 'group-1', url: 'https://cdn.example.com/cat.png', name: 'cat', type: 'Image' };
 

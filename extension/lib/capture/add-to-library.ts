@@ -1,7 +1,7 @@
-import type { AssetType } from '../../../shared';
-import { newLocalId } from '@/lib/storage/database';
-import { assetStore, type AssetRecord } from '@/lib/storage/asset-store';
+import type { AssetType } from '@@/shared';
 import { newIdempotencyKey } from '@/lib/proxy/idempotency-keys';
+import { type AssetRecord, assetStore } from '@/lib/storage/asset-store';
+import { newLocalId } from '@/lib/storage/database';
 
 export type AddOutcome =
   | { kind: 'queued'; record: AssetRecord }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../../shared';
-import { chooseName, fileNameOf, NAME_TEXT_MAX } from './choose-name';
+import { LIMITS } from '@@/shared';
+import { chooseName, fileNameOf, NAME_TEXT_MAX } from '@/lib/capture/choose-name';
 
 describe('fileNameOf', () => {
   it('takes the last path segment without its extension, dashes and underscores as spaces', () => {

@@ -1,4 +1,4 @@
-import { LIMITS } from '../../../shared';
+import { LIMITS } from '@@/shared';
 
 /** The file name of a URL without extension noise, or '' (e.g. `sunset-beach` for `.../sunset-beach.jpg?w=2`). */
 export function fileNameOf(url: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { largestSrcsetCandidate, pickSource, SRCSET_MAX } from './pick-source';
+import { largestSrcsetCandidate, pickSource, SRCSET_MAX } from '@/lib/capture/pick-source';
 
 const PAGE = 'https://www.example.com/gallery/page.html';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkMediaUrl } from './url-rules';
+import { checkMediaUrl } from '@/lib/capture/url-rules';
 
 describe('checkMediaUrl', () => {
   it.each([

@@ -1,5 +1,5 @@
-import { mediaUrlProblem } from '../../../shared';
-import { t } from '../i18n';
+import { mediaUrlProblem } from '@@/shared';
+import { t } from '@/lib/i18n/translate';
 
 export type UrlVerdict = { ok: true; url: string } | { ok: false; reason: string; advice: string };
 

@@ -1,4 +1,4 @@
-import type { backgroundEn } from './background.en';
+import type { backgroundEn } from '@/lib/i18n/background.en';
 
 /** 简体中文 of the background: notifications and context menus. */
 export const backgroundZhCN: Record<keyof typeof backgroundEn, string> = {

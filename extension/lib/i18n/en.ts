@@ -1,5 +1,5 @@
-import { backgroundEn } from './background.en';
-import { optionsEn } from './options.en';
+import { backgroundEn } from '@/lib/i18n/background.en';
+import { optionsEn } from '@/lib/i18n/options.en';
 
 /** English strings of the popup. Keys are grouped by screen; `{name}` marks a parameter. */
 const popupEn = {

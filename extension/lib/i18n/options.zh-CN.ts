@@ -1,4 +1,4 @@
-import type { optionsEn } from './options.en';
+import type { optionsEn } from '@/lib/i18n/options.en';
 
 /** 简体中文 of the options page and the new-group page. */
 export const optionsZhCN: Record<keyof typeof optionsEn, string> = {

@@ -1,6 +1,6 @@
-import { backgroundZhCN } from './background.zh-CN';
-import type { MessageKey } from './en';
-import { optionsZhCN } from './options.zh-CN';
+import { backgroundZhCN } from '@/lib/i18n/background.zh-CN';
+import type { MessageKey } from '@/lib/i18n/en';
+import { optionsZhCN } from '@/lib/i18n/options.zh-CN';
 
 /** 简体中文 of the popup. */
 const popupZhCN = {

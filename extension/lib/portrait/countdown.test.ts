@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expiryAnnouncement, formatCountdown } from './countdown';
+import { expiryAnnouncement, formatCountdown } from '@/lib/portrait/countdown';
 
 describe('countdown', () => {
   it('shows mm:ss rounded up, never below 00:00', () => {

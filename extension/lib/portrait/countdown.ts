@@ -1,4 +1,4 @@
-import { t } from '../i18n';
+import { t } from '@/lib/i18n/translate';
 
 /** Whole seconds left (rounded up), never negative. */
 export const secondsLeft = (ms: number): number => Math.max(0, Math.ceil(ms / 1000));

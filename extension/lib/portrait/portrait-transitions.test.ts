@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUTO_RENEWALS, expiryOf, transition, type PortraitEvent, type PortraitState } from '@/lib/portrait/portrait-transitions';
+import { AUTO_RENEWALS, expiryOf, type PortraitEvent, type PortraitState, transition } from '@/lib/portrait/portrait-transitions';
 
 describe('portrait transitions', () => {
   const SESSION = { H5Link: 'https://h5', PartnerToken: 'ph_1', ExpiresIn: 300, ExpireTime: '2026-11-22T09:05:00Z' };

@@ -1,8 +1,8 @@
 import type { PortraitSession, ResolvedPortrait } from '@@/shared';
+import type { StoredSession } from '@/lib/portrait/portrait-store';
 import type { Problem } from '@/lib/proxy/failure-message';
 import type { AssetRecord } from '@/lib/storage/asset-store';
 import type { GroupRecord } from '@/lib/storage/group-store';
-import type { StoredSession } from './store';
 
 /**
  * The real-person (portrait) flow of the popup.

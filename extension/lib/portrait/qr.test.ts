@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
-import { modulesToPath, QR_OPTIONS, qrDataUrl } from './qr';
+import { modulesToPath, QR_OPTIONS, qrDataUrl } from '@/lib/portrait/qr';
 
 /** The dark cells an SVG path of `M x y h w v1 h-w z` runs covers, as "row,col" (margin removed). */
 function darkCells(path: string, margin = QR_OPTIONS.margin): Set<string> {

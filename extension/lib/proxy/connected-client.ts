@@ -1,7 +1,7 @@
-import { getConnection, markNeedsReconnect, type Connection } from '@/lib/storage/stored-connection';
-import { announceChange } from '@/lib/storage/store-changes';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
+import { announceChange } from '@/lib/storage/store-changes';
+import { type Connection, getConnection, markNeedsReconnect } from '@/lib/storage/stored-connection';
 
 /**
  * The one way every part of the extension (popup, pages, background) gets a client for the stored

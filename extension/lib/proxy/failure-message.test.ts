@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getConnection } from '@/lib/storage/stored-connection';
-import { setLocale } from '@/lib/i18n';
+import { setLocale } from '@/lib/i18n/translate';
 import { ApiError, type ApiFailure } from '@/lib/proxy/api-failure';
 import { CONNECT_WORDING, describeFailure, problemOf } from '@/lib/proxy/failure-message';
-import { connect, resetState } from '@/lib/testing/setup';
+import { getConnection } from '@/lib/storage/stored-connection';
+import { connect, resetState } from '@/lib/testing/test-setup';
 
 const failed = (failure: ApiFailure) => new ApiError(failure);
 const rejected = (code: string, message: string, extra: { status?: number; field?: string } = {}) =>

@@ -1,4 +1,4 @@
-import { t, type MessageKey } from '@/lib/i18n';
+import { type MessageKey, t } from '@/lib/i18n/translate';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { handleUnauthorized } from '@/lib/proxy/connected-client';
 

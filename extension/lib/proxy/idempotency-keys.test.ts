@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { resetState } from '@/lib/testing/setup';
 import { KEY_LIFETIME_MS, keyForCreate, settleCreate } from '@/lib/proxy/idempotency-keys';
+import { resetState } from '@/lib/testing/test-setup';
 
 beforeEach(async () => {
   await resetState();

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LibraryFakeProxy } from '@/lib/library/testing/fake-library';
-import { PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';
-import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { GROUP_BATCH, listAll, listAssetsOfGroups } from '@/lib/proxy/list-all-pages';
+import { ProxyClient } from '@/lib/proxy/proxy-client';
+import { PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';
 
 let proxy: LibraryFakeProxy;
 let client: ProxyClient;

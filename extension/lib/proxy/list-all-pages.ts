@@ -1,4 +1,4 @@
-import { LIMITS, type LibraryRequestInput, type LibraryResult } from '@@/shared';
+import { type LibraryRequestInput, type LibraryResult, LIMITS } from '@@/shared';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 
 /**

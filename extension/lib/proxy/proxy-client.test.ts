@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FakeProxy, PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';
+import { ApiError, type ApiFailure, failureFrom, isTransient, retryAfterMs } from '@/lib/proxy/api-failure';
 import { ANSWER_MAX_BYTES, ProxyClient } from '@/lib/proxy/proxy-client';
-import { ApiError, failureFrom, isTransient, retryAfterMs, type ApiFailure } from '@/lib/proxy/api-failure';
+import { FakeProxy, PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';
 
 const envelope = (Code: string, Message: string) => ({ ResponseMetadata: { Error: { Code, Message } } });
 

@@ -2,7 +2,7 @@ import { deleteDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assetStore } from '@/lib/storage/asset-store';
 import { closeDb, DB_NAME } from '@/lib/storage/database';
-import { assetRecord, putGroup } from '@/lib/testing/setup';
+import { assetRecord, putGroup } from '@/lib/testing/test-setup';
 
 afterEach(async () => {
   await closeDb();

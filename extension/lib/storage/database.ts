@@ -1,4 +1,4 @@
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 import type { AssetRecord, LocalAssetStatus } from '@/lib/storage/asset-store';
 import type { GroupRecord } from '@/lib/storage/group-store';
 import type { QueuedOperation } from '@/lib/storage/queue-store';

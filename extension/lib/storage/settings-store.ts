@@ -1,7 +1,7 @@
-import type { ModelsInfo } from '@/lib/generate/models';
+import type { ModelsInfo } from '@/lib/generate/model-list';
 import type { PopupTab } from '@/lib/next-tab';
-import type { ResolvedRecord } from '@/lib/portrait/resolve';
-import type { ConsentRecord, StoredSession } from '@/lib/portrait/store';
+import type { ResolvedRecord } from '@/lib/portrait/portrait-resolve';
+import type { ConsentRecord, StoredSession } from '@/lib/portrait/portrait-store';
 import type { PendingKeys } from '@/lib/proxy/idempotency-keys';
 import { db } from '@/lib/storage/database';
 import type { Connection } from '@/lib/storage/stored-connection';

@@ -1,4 +1,4 @@
-import type { AssetListItem, AssetStatus, TaskStatus, VideoTask } from '../../../shared';
+import type { AssetListItem, AssetStatus, TaskStatus, VideoTask } from '@@/shared';
 
 /**
  * A small in-memory imitation of the Arkbridge proxy for extension tests: the `/api/v3`

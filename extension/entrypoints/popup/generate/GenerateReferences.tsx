@@ -1,12 +1,16 @@
 import { useState } from 'preact/hooks';
 import type { ModelSpec, ReferenceRole } from '@@/shared';
 import { Field } from '@/components/Field';
+import { ReferenceRow } from '@/entrypoints/popup/generate/ReferenceRow';
 import {
   addReference,
   allowedRoles,
   fileReference,
+  type FormProblem,
+  type GenerateForm,
   libraryChoices,
   libraryReference,
+  type ProblemTarget,
   readAsDataUri,
   referenceCounts,
   removeReference,
@@ -15,14 +19,10 @@ import {
   setRole,
   toBody,
   urlReference,
-  type FormProblem,
-  type GenerateForm,
-  type ProblemTarget,
-} from '@/lib/generate/form';
-import { t } from '@/lib/i18n';
+} from '@/lib/generate/generate-form';
+import { t } from '@/lib/i18n/translate';
 import type { AssetRecord } from '@/lib/storage/asset-store';
-import { describeParam } from '@/lib/tasks/present';
-import { ReferenceRow } from './ReferenceRow';
+import { describeParam } from '@/lib/tasks/task-presentation';
 
 /** What the proxy refused at submit, and the part of the form it names. */
 export interface Refusal {

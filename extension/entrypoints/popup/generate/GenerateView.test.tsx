@@ -1,13 +1,13 @@
+import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { act } from 'preact/test-utils';
-import { button, byLabel, click, description, mount, select, text, type, unmount } from '../../../components/testing';
+import { MODELS } from '@@/shared';
+import { MODEL_IDS } from '@@/shared/catalog/testing/model-ids';
+import { button, byLabel, click, description, mount, select, text, type, unmount } from '@/components/dom-testing';
+import { GenerateView } from '@/entrypoints/popup/generate/GenerateView';
 import { db } from '@/lib/storage/database';
-import { VideoFakeProxy } from '../../../lib/tasks/testing/fake-video';
-import { assetRecord, connect, resetState } from '../../../lib/testing/setup';
-import { MODELS } from '../../../../shared';
-import { GenerateView } from './GenerateView';
-import { MODEL_IDS } from '../../../../shared/catalog/testing/model-ids';
+import { VideoFakeProxy } from '@/lib/tasks/testing/fake-video';
+import { assetRecord, connect, resetState } from '@/lib/testing/test-setup';
 
 const ids = MODEL_IDS;
 

@@ -1,37 +1,37 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { modelSpec, type ModelSpec } from '@@/shared';
 import { Banner } from '@/components/Banner';
 import { Field } from '@/components/Field';
-import { ApiError } from '@/lib/proxy/api-failure';
-import { getConnection } from '@/lib/storage/stored-connection';
+import { tellBackground } from '@/lib/background-messages';
+import { loadDraft, saveDraft } from '@/lib/generate/generate-draft';
 import {
   emptyForm,
+  type FormProblem,
+  type GenerateForm,
   largeFiles,
   modelSummary,
   paramControls,
   problems as formProblems,
+  type ProblemTarget,
   setParam,
   switchModel,
   targetOf,
   toBody,
-  type FormProblem,
-  type GenerateForm,
-  type ProblemTarget,
-} from '@/lib/generate/form';
-import { loadDraft, saveDraft } from '@/lib/generate/draft';
-import { cachedModels, loadModels, type ModelsInfo } from '@/lib/generate/models';
-import { readinessProblems, useReadiness } from '@/lib/generate/readiness';
-import { t } from '@/lib/i18n';
-import { tellBackground } from '@/lib/messages';
+} from '@/lib/generate/generate-form';
+import { cachedModels, loadModels, type ModelsInfo } from '@/lib/generate/model-list';
+import { readinessProblems, useReadiness } from '@/lib/generate/reference-readiness';
+import { t } from '@/lib/i18n/translate';
 import { useDb } from '@/lib/popup/use-db';
+import { ApiError } from '@/lib/proxy/api-failure';
 import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
 import { notConnected } from '@/lib/proxy/failure-message';
-import { humanize, namedParam } from '@/lib/tasks/present';
-import { resumeSubmissions, submitTask } from '@/lib/tasks/submit';
-import { modelSpec, type ModelSpec } from '../../../../shared';
 import { assetStore } from '@/lib/storage/asset-store';
-import './generate.css';
-import { GenerateReferences, type Refusal } from './GenerateReferences';
-import { ParamField } from './ParamField';
+import { getConnection } from '@/lib/storage/stored-connection';
+import { humanize, namedParam } from '@/lib/tasks/task-presentation';
+import { resumeSubmissions, submitTask } from '@/lib/tasks/task-submit';
+import '@/entrypoints/popup/generate/generate.css';
+import { GenerateReferences, type Refusal } from '@/entrypoints/popup/generate/GenerateReferences';
+import { ParamField } from '@/entrypoints/popup/generate/ParamField';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
 
 const readAssets = () => assetStore.all();

@@ -1,6 +1,6 @@
 import { Field } from '@/components/Field';
-import type { ParamControl } from '@/lib/generate/form';
-import { t } from '@/lib/i18n';
+import type { ParamControl } from '@/lib/generate/generate-form';
+import { t } from '@/lib/i18n/translate';
 
 interface ParamFieldProps {
   control: ParamControl;

@@ -1,6 +1,6 @@
 import type { ReferenceRole } from '@@/shared';
-import type { FormReference } from '@/lib/generate/form';
-import { t } from '@/lib/i18n';
+import type { FormReference } from '@/lib/generate/generate-form';
+import { t } from '@/lib/i18n/translate';
 
 interface ReferenceRowProps {
   reference: FormReference;

@@ -1,17 +1,17 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Asset } from '../../../../shared';
+import type { Asset } from '@@/shared';
 import { Banner } from '@/components/Banner';
 import { Field } from '@/components/Field';
-import { type AssetRecord } from '@/lib/storage/asset-store';
-import { type GroupRecord } from '@/lib/storage/group-store';
-import { t } from '@/lib/i18n';
-import { checkAssetName, deleteAsset, renameAsset } from '@/lib/library/assets';
+import { Confirm } from '@/entrypoints/popup/library/Confirm';
+import { ReadinessChip, StatusChip } from '@/entrypoints/popup/library/StatusChips';
+import { t } from '@/lib/i18n/translate';
+import { checkAssetName, deleteAsset, renameAsset } from '@/lib/library/asset-actions';
+import { loadReadiness } from '@/lib/library/library-refresh';
+import { readinessLines } from '@/lib/library/library-view-model';
 import { connectedClient } from '@/lib/proxy/connected-client';
-import { notConnected, problemOf, type Problem } from '@/lib/proxy/failure-message';
-import { loadReadiness } from '@/lib/library/refresh';
-import { readinessLines } from '@/lib/library/view-model';
-import { Confirm } from './Confirm';
-import { ReadinessChip, StatusChip } from './chips';
+import { notConnected, type Problem, problemOf } from '@/lib/proxy/failure-message';
+import type { AssetRecord } from '@/lib/storage/asset-store';
+import type { GroupRecord } from '@/lib/storage/group-store';
 
 interface AssetDetailProps {
   asset: AssetRecord;

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-import { t } from '@/lib/i18n';
+import { t } from '@/lib/i18n/translate';
 
 interface ConfirmProps {
   id: string;

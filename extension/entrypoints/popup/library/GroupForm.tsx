@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { LIMITS } from '../../../../shared';
+import { LIMITS } from '@@/shared';
 import { Field } from '@/components/Field';
-import { type GroupRecord } from '@/lib/storage/group-store';
-import { t } from '@/lib/i18n';
+import { t } from '@/lib/i18n/translate';
+import { checkGroup, createGroup, type GroupField, groupFieldLabel, updateGroup } from '@/lib/library/group-actions';
 import { connectedClient } from '@/lib/proxy/connected-client';
 import { notConnected, type Problem } from '@/lib/proxy/failure-message';
-import { checkGroup, createGroup, groupFieldLabel, updateGroup, type GroupField } from '@/lib/library/groups';
+import type { GroupRecord } from '@/lib/storage/group-store';
 
 interface GroupFormProps {
   /** The group to rename/describe; absent: create a new (virtual) group. */

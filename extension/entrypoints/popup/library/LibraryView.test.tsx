@@ -1,13 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'preact/test-utils';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { button, byLabel, click, description, mount, select, text, type, unmount } from '../../../components/testing';
+import { button, byLabel, click, description, mount, select, text, type, unmount } from '@/components/dom-testing';
+import { LibraryView } from '@/entrypoints/popup/library/LibraryView';
+import { loadDraft } from '@/lib/generate/generate-draft';
+import { setLocale } from '@/lib/i18n/translate';
+import { LibraryFakeProxy } from '@/lib/library/testing/fake-library';
 import { db } from '@/lib/storage/database';
-import { setLocale } from '../../../lib/i18n';
-import { LibraryFakeProxy } from '../../../lib/library/testing/fake-library';
-import { assetRecord, connect, putGroup, resetState } from '../../../lib/testing/setup';
-import { LibraryView } from './LibraryView';
-import { loadDraft } from '@/lib/generate/draft';
+import { assetRecord, connect, putGroup, resetState } from '@/lib/testing/test-setup';
 
 const realFetch = globalThis.fetch;
 let proxy: LibraryFakeProxy;

@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'preact/test-utils';
-import { mount, unmount } from '../../../components/testing';
-import { VirtualList } from './VirtualList';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mount, unmount } from '@/components/dom-testing';
+import { VirtualList } from '@/entrypoints/popup/library/VirtualList';
 
 const ROW = 40;
 const HEIGHT = 320;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialLibraryView, libraryViewReducer, type LibraryViewState } from './library-view-state';
+import { initialLibraryView, libraryViewReducer, type LibraryViewState } from '@/entrypoints/popup/library/library-view-state';
 
 const reduce = (state: LibraryViewState, ...actions: Parameters<typeof libraryViewReducer>[1][]) => actions.reduce(libraryViewReducer, state);
 

@@ -1,4 +1,4 @@
-import type { StatusFilter } from '@/lib/library/view-model';
+import type { StatusFilter } from '@/lib/library/library-view-model';
 import type { Problem } from '@/lib/proxy/failure-message';
 
 /** The background refresh, as the status line reads it. */

@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { button, byLabel, click, mount, text, unmount } from '@/components/testing';
-import { db } from '@/lib/storage/database';
-import { setLocale } from '@/lib/i18n';
-import { POLL_MS } from '@/lib/portrait/flow';
+import { button, byLabel, click, mount, text, unmount } from '@/components/dom-testing';
+import { PortraitView } from '@/entrypoints/popup/portrait/PortraitView';
+import { setLocale } from '@/lib/i18n/translate';
+import { POLL_MS } from '@/lib/portrait/portrait-flow';
+import { RULES_VERSION } from '@/lib/portrait/portrait-rules';
+import { readSession } from '@/lib/portrait/portrait-store';
 import { qrDataUrl } from '@/lib/portrait/qr';
-import { RULES_VERSION } from '@/lib/portrait/rules';
-import { readSession } from '@/lib/portrait/store';
 import { FakePortraitProxy, ManualClock } from '@/lib/portrait/testing/fake-portrait';
-import { connect, resetState } from '@/lib/testing/setup';
-import { PortraitView } from './PortraitView';
+import { db } from '@/lib/storage/database';
+import { connect, resetState } from '@/lib/testing/test-setup';
 
 const realFetch = globalThis.fetch;
 let clock: ManualClock;

@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
-import { t } from '@/lib/i18n';
-import { defaultDeps, PortraitFlow, type FlowDeps, type FlowSnapshot } from '@/lib/portrait/flow';
-import { type PortraitState } from '@/lib/portrait/portrait-transitions';
-import { QrPanel } from './QrPanel';
-import { ResultPanel } from './ResultPanel';
-import { RulesPanel } from './RulesPanel';
-import './portrait.css';
+import { QrPanel } from '@/entrypoints/popup/portrait/QrPanel';
+import { ResultPanel } from '@/entrypoints/popup/portrait/ResultPanel';
+import { RulesPanel } from '@/entrypoints/popup/portrait/RulesPanel';
+import { t } from '@/lib/i18n/translate';
+import { defaultDeps, type FlowDeps, type FlowSnapshot, PortraitFlow } from '@/lib/portrait/portrait-flow';
+import type { PortraitState } from '@/lib/portrait/portrait-transitions';
+import '@/entrypoints/popup/portrait/portrait.css';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
 
 interface PortraitViewProps {

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
-import { t } from '@/lib/i18n';
+import { t } from '@/lib/i18n/translate';
 import { expiryAnnouncement, formatCountdown } from '@/lib/portrait/countdown';
 import { AUTO_RENEWALS, type Session } from '@/lib/portrait/portrait-transitions';
-import type { Problem } from '@/lib/proxy/failure-message';
 import { qrDataUrl } from '@/lib/portrait/qr';
+import type { Problem } from '@/lib/proxy/failure-message';
 
 interface QrPanelProps {
   session: Session;

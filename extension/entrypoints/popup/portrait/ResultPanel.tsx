@@ -1,8 +1,8 @@
-import { type AssetRecord } from '@/lib/storage/asset-store';
-import { type GroupRecord } from '@/lib/storage/group-store';
-import { t } from '@/lib/i18n';
+import { t } from '@/lib/i18n/translate';
 import { useDb } from '@/lib/popup/use-db';
-import { readGroupAssets } from '@/lib/portrait/store';
+import { readGroupAssets } from '@/lib/portrait/portrait-store';
+import type { AssetRecord } from '@/lib/storage/asset-store';
+import type { GroupRecord } from '@/lib/storage/group-store';
 
 interface ResultPanelProps {
   group: GroupRecord;

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
-import { currentLocale, t } from '@/lib/i18n';
+import { currentLocale, t } from '@/lib/i18n/translate';
+import { rulesText } from '@/lib/portrait/portrait-rules';
+import type { ConsentRecord } from '@/lib/portrait/portrait-store';
 import type { Problem } from '@/lib/proxy/failure-message';
-import { rulesText } from '@/lib/portrait/rules';
-import type { ConsentRecord } from '@/lib/portrait/store';
 
 interface RulesPanelProps {
   busy: boolean;

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { button, click, mount, text, unmount } from '../../../components/testing';
+import type { VideoCreateBody } from '@@/shared';
+import { button, click, mount, text, unmount } from '@/components/dom-testing';
+import { TasksView } from '@/entrypoints/popup/tasks/TasksView';
 import { db } from '@/lib/storage/database';
-import { type TaskRecord } from '@/lib/storage/task-store';
-import { VideoFakeProxy } from '../../../lib/tasks/testing/fake-video';
-import { connect, resetState } from '../../../lib/testing/setup';
-import type { VideoCreateBody } from '../../../../shared';
-import { TasksView } from './TasksView';
+import type { TaskRecord } from '@/lib/storage/task-store';
+import { VideoFakeProxy } from '@/lib/tasks/testing/fake-video';
+import { connect, resetState } from '@/lib/testing/test-setup';
 
 const S2 = 'doubao-seedance-2-0-260128';
 const body: VideoCreateBody = {

@@ -1,15 +1,17 @@
 import { createContext } from 'preact';
 import { useContext, useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
+import { modelSpec } from '@@/shared';
 import { Banner } from '@/components/Banner';
-import { ApiError } from '@/lib/proxy/api-failure';
-import { type TaskRecord } from '@/lib/storage/task-store';
-import { t } from '@/lib/i18n';
-import { tellBackground } from '@/lib/messages';
+import { tellBackground } from '@/lib/background-messages';
+import { t } from '@/lib/i18n/translate';
 import { useDb } from '@/lib/popup/use-db';
+import { ApiError } from '@/lib/proxy/api-failure';
 import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
 import { notConnected } from '@/lib/proxy/failure-message';
+import type { TaskRecord } from '@/lib/storage/task-store';
 import {
+  describeParam,
   downloadName,
   elapsedMs,
   formatElapsed,
@@ -18,16 +20,14 @@ import {
   isSettled,
   linkHoursLeft,
   namedParam,
-  describeParam,
   progressValue,
   requestSummary,
   statusLabel,
   statusTone,
-} from '@/lib/tasks/present';
-import { readTasks, refreshTasks } from '@/lib/tasks/refresh';
-import { submitAgain, type SubmittingTask } from '@/lib/tasks/submit';
-import { modelSpec } from '../../../../shared';
-import './tasks.css';
+} from '@/lib/tasks/task-presentation';
+import { readTasks, refreshTasks } from '@/lib/tasks/task-refresh';
+import { submitAgain, type SubmittingTask } from '@/lib/tasks/task-submit';
+import '@/entrypoints/popup/tasks/tasks.css';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
 import { assetStore } from '@/lib/storage/asset-store';
 

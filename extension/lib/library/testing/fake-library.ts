@@ -1,8 +1,8 @@
-import type { AssetListItem, GroupType, ModelReadiness } from '../../../../shared';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import type { AssetListItem, GroupType, ModelReadiness } from '@@/shared';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
-import { resetState } from '../../testing/setup';
-import { FakeProxy, PROXY_URL, TOKEN, type Fault } from '../../testing/fake-proxy';
+import { FakeProxy, type Fault, PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';
+import { resetState } from '@/lib/testing/test-setup';
 
 /**
  * The shared FakeProxy plus the library operations the Library view uses: ListAssetGroups (paged),

@@ -1,5 +1,5 @@
-import type { AssetListItem } from '../../../../shared';
-import { PROXY_URL, TOKEN } from '../../testing/fake-proxy';
+import type { AssetListItem } from '@@/shared';
+import { PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';
 
 export { PROXY_URL, TOKEN };
 

@@ -1,5 +1,5 @@
-import { checkVideoCreate, MODELS, type ModelSpec, type VideoTask } from '../../../../shared';
-import { FakeProxy, type Fault } from '../../testing/fake-proxy';
+import { checkVideoCreate, MODELS, type ModelSpec, type VideoTask } from '@@/shared';
+import { FakeProxy, type Fault } from '@/lib/testing/fake-proxy';
 
 /**
  * The shared FakeProxy plus the proxy's `/v1` video interface as the extension uses it:

@@ -1,0 +1,13 @@
+import { render } from 'preact';
+import { NewGroup } from '@/entrypoints/newgroup/NewGroup';
+import { parseItem } from '@/entrypoints/newgroup/new-group-page';
+import { currentLocale, loadBrowserLocale, t } from '@/lib/i18n/translate';
+import '@/entrypoints/newgroup/newgroup.css';
+
+const params = new URLSearchParams(location.search);
+// The strings of the browser's language first (Simplified Chinese is its own small chunk).
+void loadBrowserLocale().then(() => {
+  document.documentElement.lang = currentLocale();
+  document.title = t('newgroup.pageTitle');
+  render(<NewGroup item={parseItem(params)} />, document.getElementById('app')!);
+});

@@ -1,0 +1,11 @@
+import { render } from 'preact';
+import { App } from '@/entrypoints/options/OptionsApp';
+import { currentLocale, loadBrowserLocale, t } from '@/lib/i18n/translate';
+import '@/entrypoints/options/options.css';
+
+// The strings of the browser's language first (Simplified Chinese is its own small chunk).
+void loadBrowserLocale().then(() => {
+  document.documentElement.lang = currentLocale();
+  document.title = t('options.title');
+  render(<App />, document.getElementById('app')!);
+});

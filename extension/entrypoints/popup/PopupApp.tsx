@@ -1,0 +1,71 @@
+import { useEffect, useState } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import { GenerateView } from '@/entrypoints/popup/generate/GenerateView';
+import { LibraryView } from '@/entrypoints/popup/library/LibraryView';
+import { PortraitView } from '@/entrypoints/popup/portrait/PortraitView';
+import { TasksView } from '@/entrypoints/popup/tasks/TasksView';
+import { type MessageKey, t } from '@/lib/i18n/translate';
+import { type PopupTab, takeNextTab } from '@/lib/next-tab';
+import { useDb } from '@/lib/popup/use-db';
+import { getConnection } from '@/lib/storage/stored-connection';
+
+export type Tab = PopupTab;
+const TABS: { id: Tab; label: MessageKey }[] = [
+  { id: 'library', label: 'app.tabs.library' },
+  { id: 'generate', label: 'app.tabs.generate' },
+  { id: 'tasks', label: 'app.tabs.tasks' },
+  { id: 'portrait', label: 'app.tabs.portrait' },
+];
+const TAB_KEY = 'arkbridge.popup.tab';
+
+/** The popup: a connection line, then one of four views. */
+export function App() {
+  const connection = useDb(getConnection, ['settings']);
+  const [tab, setTab] = useState<Tab>(() => (localStorage.getItem(TAB_KEY) as Tab | null) ?? 'library');
+  const choose = (next: Tab) => {
+    localStorage.setItem(TAB_KEY, next);
+    setTab(next);
+  };
+  // Opened from a notification: show what it was about.
+  useEffect(() => void takeNextTab().then((next) => next && choose(next)), []);
+
+  if (connection === undefined) return <main class="app" aria-busy="true" />;
+  if (!connection || connection.needsReconnect) {
+    return (
+      <main class="app">
+        <h1>{t('app.title')}</h1>
+        <p role="alert">{t(connection ? 'app.needsReconnect' : 'app.notConnected')}</p>
+        <button type="button" onClick={() => void browser.runtime.openOptionsPage()}>
+          {t('app.openOptions')}
+        </button>
+      </main>
+    );
+  }
+  return (
+    <main class="app">
+      <header class="app-header">
+        <h1>{t('app.title')}</h1>
+        <span class="member">
+          {t('app.connectedAs', { name: connection.memberName ?? '' })}
+          <button type="button" class="link" onClick={() => void browser.runtime.openOptionsPage()}>
+            {t('app.settings')}
+          </button>
+        </span>
+      </header>
+      <nav role="tablist" aria-label={t('app.title')}>
+        {TABS.map(({ id, label }) => (
+          <button key={id} type="button" role="tab" id={`tab-${id}`} aria-selected={tab === id} aria-controls={`panel-${id}`} onClick={() => choose(id)}>
+            {t(label)}
+          </button>
+        ))}
+      </nav>
+      <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {/* Views arrive with their modules: library, generate, tasks, portrait. */}
+        {tab === 'library' && <LibraryView onUseInGenerate={() => choose('generate')} />}
+        {tab === 'generate' && <GenerateView onSubmitted={() => choose('tasks')} />}
+        {tab === 'tasks' && <TasksView />}
+        {tab === 'portrait' && <PortraitView />}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,26 @@
+import type { GroupType, ReadinessStatus } from '@@/shared';
+import { t } from '@/lib/i18n/translate';
+import type { LocalAssetStatus } from '@/lib/storage/asset-store';
+
+const TONES: Record<string, string> = {
+  Queued: 'pending',
+  Processing: 'pending',
+  Preparing: 'pending',
+  Active: 'ok',
+  Failed: 'bad',
+  Unavailable: 'off',
+};
+
+/** An asset's status; a record still being sent (Queued) reads "Sending". */
+export function StatusChip({ status }: { status: LocalAssetStatus }) {
+  return <span class={`chip chip--${TONES[status]}`}>{t(`library.status.${status}`)}</span>;
+}
+
+export function ReadinessChip({ status }: { status: ReadinessStatus }) {
+  return <span class={`chip chip--${TONES[status]}`}>{t(`library.readiness.${status}`)}</span>;
+}
+
+/** Virtual (AIGC) or real-person (LivenessFace) group. */
+export function TypeBadge({ type }: { type: GroupType }) {
+  return <span class={`badge badge--${type === 'LivenessFace' ? 'person' : 'virtual'}`}>{t(`library.type.${type}`)}</span>;
+}

@@ -1,0 +1,159 @@
+import { browser } from 'wxt/browser';
+import { checkPendingPortrait } from '@/lib/background/pending-portrait-check';
+import { t } from '@/lib/i18n/translate';
+import { notify, setBadge } from '@/lib/notify';
+import { pollAssets } from '@/lib/poll/asset-polling';
+import { pollTasks } from '@/lib/poll/task-polling';
+import { readSession } from '@/lib/portrait/portrait-store';
+import { ApiError } from '@/lib/proxy/api-failure';
+import { connectedClient, recordRefusedToken } from '@/lib/proxy/connected-client';
+import { drainQueue } from '@/lib/queue/queue-drain';
+import { type AssetRecord, assetStore } from '@/lib/storage/asset-store';
+import { groupStore } from '@/lib/storage/group-store';
+import { settingsStore } from '@/lib/storage/settings-store';
+import { announceChange } from '@/lib/storage/store-changes';
+import { type TaskRecord, taskStore } from '@/lib/storage/task-store';
+import { resumeSubmissions } from '@/lib/tasks/task-submit';
+
+/**
+ * One pass of the background engine: send queued creates, bring Processing assets and unfinished
+ * tasks up to date, tell the member what finished, and schedule the next pass. All state is in
+ * IndexedDB, so a pass can start from scratch after the service worker was stopped.
+ */
+
+export const ALARM = 'arkbridge-sync';
+const FIRST_DELAY_MS = 2_000;
+const MAX_DELAY_MS = 60_000;
+/** Pace of the checks of a QR code left by a closed popup (the person is busy on the phone). */
+export const PORTRAIT_CHECK_MS = 5_000;
+
+let running: Promise<void> | null = null;
+let again = false;
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+/** Runs a pass now, or right after the one in progress. */
+export function syncSoon(): Promise<void> {
+  if (running) {
+    again = true;
+    return running;
+  }
+  running = (async () => {
+    try {
+      do {
+        again = false;
+        await syncOnce();
+      } while (again);
+    } finally {
+      running = null;
+    }
+  })();
+  return running;
+}
+
+/** A new item was added: poll quickly again. */
+export async function resetBackoff(): Promise<void> {
+  await settingsStore.put('syncDelayMs', FIRST_DELAY_MS);
+}
+
+async function syncOnce(): Promise<void> {
+  const connected = await connectedClient();
+  if (!connected) return stop();
+  const { client } = connected;
+  let changed = false;
+  let queueAt: number | null = null;
+  let rateLimitedMs: number | null = null;
+  try {
+    const drained = await drainQueue(client);
+    if (drained.unauthorized) return reconnect();
+    changed ||= drained.created > 0 || drained.failed.length > 0;
+    await announceAssets(drained.failed);
+    queueAt = drained.nextAt;
+    const assets = await pollAssets(client);
+    // Video creates that went unanswered (popup closed, timeout): sent again with the same key.
+    const resumed = await resumeSubmissions(client);
+    changed ||= resumed.accepted > 0;
+    const tasks = await pollTasks(client);
+    changed ||= assets.changed.length > 0 || tasks.changed.length > 0;
+    await announceAssets(assets.changed.map((a) => a.localId));
+    await announceTasks(tasks.changed);
+    changed ||= (await checkPendingPortrait(client)) === 'resolved';
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.failure.kind === 'unauthorized') return reconnect();
+    // Offline, rate-limited or a failing service: keep everything and try later.
+    if (error.failure.kind === 'rate_limited') rateLimitedMs = error.failure.retryAfterMs;
+  }
+  if (changed) announceChange('assets', 'tasks', 'queue');
+  await schedule(changed, queueAt, rateLimitedMs);
+}
+
+/** Items on their way: queued creates, and what is polled (Processing assets, unfinished tasks). */
+async function pending(): Promise<{ queued: number; polled: number }> {
+  const [queued, processing, tasks] = await Promise.all([
+    assetStore.countWithStatus('Queued'),
+    assetStore.countWithStatus('Processing'),
+    Promise.all((['submitting', 'queued', 'in_progress', 'unknown'] as const).map((s) => taskStore.countWithStatus(s))),
+  ]);
+  return { queued, polled: processing + tasks.reduce((a, b) => a + b, 0) };
+}
+
+/**
+ * Sets the next pass: polling backs off while nothing changes (a change brings the pace back up);
+ * queued creates run when their retry time comes; a 429 holds everything for its Retry-After.
+ */
+async function schedule(changed: boolean, queueAt: number | null, rateLimitedMs: number | null): Promise<void> {
+  const { queued, polled } = await pending();
+  await setBadge(queued + polled);
+  const portrait = await readSession();
+  const portraitAt = portrait && portrait.expiresAt > Date.now() ? PORTRAIT_CHECK_MS : Infinity;
+  if (queued + polled === 0 && portraitAt === Infinity) return stop();
+  const previous = (await settingsStore.get('syncDelayMs')) ?? FIRST_DELAY_MS;
+  const pollDelay = changed ? FIRST_DELAY_MS : Math.min(previous * 2, MAX_DELAY_MS);
+  const candidates = [polled > 0 ? pollDelay : Infinity, queueAt !== null ? Math.max(0, queueAt - Date.now()) : Infinity, portraitAt];
+  const delay = rateLimitedMs ?? Math.min(...candidates, MAX_DELAY_MS);
+  await settingsStore.put('syncDelayMs', pollDelay);
+  await browser.alarms.create(ALARM, { when: Date.now() + delay });
+  // The alarm survives the service worker; the timer is quicker while it is alive.
+  clearTimeout(timer);
+  timer = setTimeout(() => void syncSoon(), delay);
+}
+
+async function stop(): Promise<void> {
+  clearTimeout(timer);
+  await browser.alarms.clear(ALARM);
+  const { queued, polled } = await pending();
+  await setBadge(queued + polled);
+}
+
+async function reconnect(): Promise<void> {
+  await recordRefusedToken();
+  await notify('arkbridge-reconnect', t('notify.reconnect.title'), t('notify.reconnect.message'));
+  await stop();
+}
+
+async function announceAssets(localIds: string[]): Promise<void> {
+  for (const id of localIds) {
+    const record = await assetStore.get(id);
+    if (!record || record.notified || (record.status !== 'Active' && record.status !== 'Failed')) continue;
+    const group = await groupStore.get(record.groupId);
+    await notify(`asset-${record.localId}`, ...assetMessage(record, group?.name));
+    await assetStore.put({ ...record, notified: true });
+  }
+}
+
+export const assetMessage = (record: AssetRecord, groupName = t('notify.asset.yourLibrary')): [string, string] =>
+  record.status === 'Active'
+    ? [t('notify.asset.ready', { name: record.name }), t('notify.asset.readyMessage', { group: groupName })]
+    : [t('notify.asset.failed', { name: record.name }), record.error || t('notify.asset.failedMessage')];
+
+async function announceTasks(changed: TaskRecord[]): Promise<void> {
+  for (const task of changed) {
+    if (task.notified || (task.status !== 'completed' && task.status !== 'failed')) continue;
+    await notify(
+      `task-${task.localId}`,
+      t(task.status === 'completed' ? 'notify.task.ready' : 'notify.task.failed'),
+      task.status === 'completed' ? t('notify.task.readyMessage') : task.error?.message ?? t('notify.task.failedMessage'),
+    );
+    await taskStore.put({ ...task, notified: true });
+  }
+}

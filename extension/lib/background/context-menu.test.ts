@@ -1,0 +1,116 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { buildMenus, groupOfItem, itemOf, MEDIA_LINK_PATTERNS, MENU, type MenuState, submenuItems } from '@/lib/background/context-menu';
+import type { GroupRecord } from '@/lib/storage/group-store';
+import { type BrowserMocks, resetState } from '@/lib/testing/test-setup';
+
+const group = (id: string, usedAt: number, over: Partial<GroupRecord> = {}): GroupRecord => ({ id, name: `Group ${id}`, description: '', type: 'AIGC', usedAt, ...over });
+
+let mocks: BrowserMocks;
+beforeEach(async () => {
+  vi.restoreAllMocks();
+  mocks = await resetState();
+});
+
+describe('submenuItems', () => {
+  it('offers only a connect item when not connected', () => {
+    expect(submenuItems({ connected: false, groups: [group('a', 1)], defaultGroupId: 'a' })).toEqual([{ id: MENU.connect, title: expect.stringMatching(/Connect/) }]);
+  });
+
+  it('offers to create the default group when there is none yet', () => {
+    expect(submenuItems({ connected: true, groups: [], defaultGroupId: null }).map((i) => i.id)).toEqual([MENU.createDefault, MENU.newGroup]);
+  });
+
+  it('lists the default group first, then at most 5 recent groups, then "New group…"', () => {
+    const state: MenuState = {
+      connected: true,
+      defaultGroupId: 'default',
+      groups: [
+        group('default', 1, { name: 'Web captures' }),
+        group('g1', 10),
+        group('g2', 70),
+        group('g3', 30),
+        group('g4', 60),
+        group('g5', 50),
+        group('g6', 40),
+        group('face', 100, { type: 'LivenessFace' }),
+      ],
+    };
+    expect(submenuItems(state)).toEqual([
+      { id: 'group:default', title: 'Web captures (default)' },
+      { id: 'group:g2', title: 'Group g2' },
+      { id: 'group:g4', title: 'Group g4' },
+      { id: 'group:g5', title: 'Group g5' },
+      { id: 'group:g6', title: 'Group g6' },
+      { id: 'group:g3', title: 'Group g3' },
+      { id: MENU.newGroup, title: 'New group…' },
+    ]);
+  });
+
+  it('uses the most recent group as default when the default one is unknown', () => {
+    const items = submenuItems({ connected: true, defaultGroupId: 'deleted', groups: [group('old', 1), group('recent', 5)] });
+    expect(items.map((i) => i.id)).toEqual(['group:recent', 'group:old', MENU.newGroup]);
+    expect(items[0]!.title).toMatch(/\(default\)$/);
+  });
+});
+
+describe('menu item ids', () => {
+  it('maps submenu ids back to the item and its group', () => {
+    expect(itemOf('arkbridge-media/new-group')).toBe(MENU.newGroup);
+    expect(itemOf('arkbridge-link/group:g-1')).toBe('group:g-1');
+    expect(groupOfItem(itemOf('arkbridge-media/group:g-1'))).toBe('g-1');
+    expect(groupOfItem(MENU.createDefault)).toBeNull();
+    expect(itemOf('arkbridge-media')).toBe('');
+  });
+});
+
+describe('buildMenus', () => {
+  const state: MenuState = { connected: true, defaultGroupId: 'd', groups: [group('d', 1), group('g', 2)] };
+
+  it('removes every item before creating the two roots and their submenus', async () => {
+    await buildMenus(state);
+    expect(mocks.removeAll).toHaveBeenCalledTimes(1);
+    const created = mocks.create.mock.calls.map(([props]) => props);
+    expect(mocks.removeAll.mock.invocationCallOrder[0]).toBeLessThan(mocks.create.mock.invocationCallOrder[0]!);
+    expect(created.map((p) => p.id)).toEqual([
+      'arkbridge-media',
+      'arkbridge-media/group:d',
+      'arkbridge-media/group:g',
+      'arkbridge-media/new-group',
+      'arkbridge-link',
+      'arkbridge-link/group:d',
+      'arkbridge-link/group:g',
+      'arkbridge-link/new-group',
+    ]);
+    expect(created[0]).toMatchObject({ contexts: ['image', 'video', 'audio'] });
+    expect(created[0]).not.toHaveProperty('targetUrlPatterns');
+    expect(created[4]).toMatchObject({ contexts: ['link'], targetUrlPatterns: MEDIA_LINK_PATTERNS });
+    expect(created[5]).toMatchObject({ parentId: 'arkbridge-link', contexts: ['link'] });
+    expect(new Set(created.map((p) => p.id)).size).toBe(created.length);
+  });
+
+  it('offers link patterns for media file endings in any case and with a query', () => {
+    expect(MEDIA_LINK_PATTERNS).toEqual(expect.arrayContaining(['*://*/*.jpg', '*://*/*.jpg?*', '*://*/*.JPG', '*://*/*.mp4', '*://*/*.mp3']));
+  });
+
+  it('never interleaves two rebuilds (no duplicate ids)', async () => {
+    await Promise.all([buildMenus(state), buildMenus({ ...state, connected: false })]);
+    // Every removeAll is followed by one complete set of items before the next removeAll.
+    const events = [
+      ...mocks.removeAll.mock.invocationCallOrder.map((order) => ({ order, id: '*removeAll*' })),
+      ...mocks.create.mock.invocationCallOrder.map((order, i) => ({ order, id: mocks.create.mock.calls[i]![0].id as string })),
+    ]
+      .sort((a, b) => a.order - b.order)
+      .map((e) => e.id);
+    const batches = events.join('\n').split('*removeAll*').slice(1).map((b) => b.split('\n').filter(Boolean));
+    expect(batches).toHaveLength(2);
+    for (const batch of batches) expect(new Set(batch).size).toBe(batch.length);
+    expect(batches[1]).toEqual(['arkbridge-media', 'arkbridge-media/connect', 'arkbridge-link', 'arkbridge-link/connect']);
+  });
+
+  it('still rebuilds after a rebuild failed', async () => {
+    mocks.removeAll.mockRejectedValueOnce(new Error('boom'));
+    await expect(buildMenus(state)).rejects.toThrow('boom');
+    await buildMenus(state);
+    expect(mocks.create).toHaveBeenCalledTimes(8);
+  });
+});

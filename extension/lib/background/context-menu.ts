@@ -1,0 +1,74 @@
+import { browser } from 'wxt/browser';
+import { t } from '@/lib/i18n/translate';
+import type { GroupRecord } from '@/lib/storage/group-store';
+
+/** Ids of the context menu's items. */
+export const MENU = {
+  media: 'arkbridge-media',
+  link: 'arkbridge-link',
+  newGroup: 'new-group',
+  createDefault: 'create-default',
+  connect: 'connect',
+} as const;
+
+const GROUP_PREFIX = 'group:';
+export const RECENT_GROUPS = 5;
+
+/** File endings of media links ("links whose target is a media file"). */
+export const MEDIA_LINK_PATTERNS = ['jpg', 'jpeg', 'png', 'webp', 'gif', 'bmp', 'tif', 'tiff', 'heic', 'mp4', 'mov', 'webm', 'mp3', 'wav', 'm4a', 'aac', 'ogg']
+  .flatMap((ext) => [`*://*/*.${ext}`, `*://*/*.${ext}?*`, `*://*/*.${ext.toUpperCase()}`]);
+
+export interface MenuState {
+  connected: boolean;
+  groups: GroupRecord[];
+  defaultGroupId: string | null;
+}
+
+/** Which group a submenu item (see itemOf) means, if any. */
+export const groupOfItem = (item: string): string | null => (item.startsWith(GROUP_PREFIX) ? item.slice(GROUP_PREFIX.length) : null);
+
+/** The submenu for a state: the default group first, then recent groups, then "New group…". */
+export function submenuItems(state: MenuState): { id: string; title: string }[] {
+  if (!state.connected) return [{ id: MENU.connect, title: t('menu.connect') }];
+  const byRecent = [...state.groups].filter((g) => g.type === 'AIGC').sort((a, b) => b.usedAt - a.usedAt || a.name.localeCompare(b.name));
+  const fallback = byRecent[0];
+  const defaultGroup = state.groups.find((g) => g.id === state.defaultGroupId && g.type === 'AIGC') ?? fallback;
+  const items: { id: string; title: string }[] = [];
+  if (defaultGroup) items.push({ id: `${GROUP_PREFIX}${defaultGroup.id}`, title: t('menu.defaultGroup', { name: defaultGroup.name }) });
+  else items.push({ id: MENU.createDefault, title: t('menu.createDefault') });
+  for (const group of byRecent.filter((g) => g.id !== defaultGroup?.id).slice(0, RECENT_GROUPS)) {
+    items.push({ id: `${GROUP_PREFIX}${group.id}`, title: group.name });
+  }
+  items.push({ id: MENU.newGroup, title: t('menu.newGroup') });
+  return items;
+}
+
+let building: Promise<void> = Promise.resolve();
+
+/**
+ * Rebuilds the context menu from scratch (removeAll, then create), so repeated installs,
+ * updates and group changes never leave duplicates behind. Rebuilds run one after another:
+ * two interleaved ones would create the same ids twice.
+ */
+export function buildMenus(state: MenuState): Promise<void> {
+  const next = building.catch(() => {}).then(() => rebuild(state));
+  building = next;
+  return next;
+}
+
+async function rebuild(state: MenuState): Promise<void> {
+  await browser.contextMenus.removeAll();
+  const roots = [
+    { id: MENU.media, title: t('menu.addMedia'), contexts: ['image', 'video', 'audio'] as const },
+    { id: MENU.link, title: t('menu.addLink'), contexts: ['link'] as const, targetUrlPatterns: MEDIA_LINK_PATTERNS },
+  ];
+  for (const root of roots) {
+    browser.contextMenus.create({ id: root.id, title: root.title, contexts: [...root.contexts], ...(root.targetUrlPatterns ? { targetUrlPatterns: root.targetUrlPatterns } : {}) });
+    for (const item of submenuItems(state)) {
+      browser.contextMenus.create({ id: `${root.id}/${item.id}`, parentId: root.id, title: item.title, contexts: [...root.contexts] });
+    }
+  }
+}
+
+/** The submenu item id without its root prefix (`arkbridge-media/new-group` -> `new-group`). */
+export const itemOf = (menuItemId: string | number): string => String(menuItemId).split('/').slice(1).join('/');

@@ -1,0 +1,35 @@
+import { isFinished } from '@@/shared';
+import { ApiError, isGone } from '@/lib/proxy/api-failure';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { type TaskRecord, taskStore } from '@/lib/storage/task-store';
+
+const ACTIVE = ['queued', 'in_progress', 'unknown'] as const;
+
+/** Queries each unfinished video task by id and stores what changed. */
+export async function pollTasks(client: ProxyClient): Promise<{ changed: TaskRecord[]; pending: number }> {
+  const open = (await Promise.all(ACTIVE.map((s) => taskStore.withStatus(s)))).flat().filter((t) => t.taskId);
+  const changed: TaskRecord[] = [];
+  for (const record of open) {
+    let task;
+    try {
+      task = await client.getVideo(record.taskId!);
+    } catch (error) {
+      // A task the proxy no longer knows cannot progress; anything else is retried next time.
+      if (isGone(error)) {
+        task = { status: 'failed' as const, progress: record.progress, error: { code: 'task_not_found', message: (error as ApiError).failure.message } };
+      } else throw error;
+    }
+    if (task.status === record.status && task.progress === record.progress) continue;
+    const next: TaskRecord = {
+      ...record,
+      status: task.status,
+      progress: task.progress,
+      ...('metadata' in task && task.metadata?.url ? { videoUrl: task.metadata.url } : {}),
+      ...(task.error ? { error: task.error } : {}),
+      ...('completed_at' in task && task.completed_at ? { completedAt: task.completed_at * 1000 } : {}),
+    };
+    await taskStore.put(next);
+    changed.push(next);
+  }
+  return { changed, pending: open.filter((t) => !changed.some((c) => c.localId === t.localId && c.status !== 'submitting' && isFinished(c.status))).length };
+}

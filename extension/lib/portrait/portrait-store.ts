@@ -1,0 +1,92 @@
+import type { AssetListItem, ResolvedPortrait } from '@@/shared';
+import { listAll, OLDEST_FIRST } from '@/lib/proxy/list-all-pages';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { type AssetRecord, assetStore } from '@/lib/storage/asset-store';
+import { newLocalId } from '@/lib/storage/database';
+import { type GroupRecord, groupStore } from '@/lib/storage/group-store';
+import { settingsStore } from '@/lib/storage/settings-store';
+
+/** The last consent the proxy recorded for this member (shown under the rules). */
+export interface ConsentRecord {
+  rulesVersion: string;
+  acceptedAt: string;
+}
+
+/**
+ * The QR code on screen, kept so that the flow survives the popup closing or a tab switch (the
+ * member copies the link elsewhere, looks at the Library...). `handle` is the proxy's opaque
+ * PartnerToken handle: it resolves only with this member's token, never the service's token.
+ */
+export interface StoredSession {
+  h5Link: string;
+  handle: string;
+  expiresAt: number;
+  /** Fresh codes already made automatically in this flow. */
+  renewals: number;
+  continuous: boolean;
+}
+
+export async function readConsent(): Promise<ConsentRecord | null> {
+  return (await settingsStore.get('portrait.consent')) ?? null;
+}
+
+export async function saveConsent(consent: ConsentRecord): Promise<void> {
+  await settingsStore.put('portrait.consent', consent);
+}
+
+export async function readSession(): Promise<StoredSession | null> {
+  const value = await settingsStore.get('portrait.session');
+  return value && typeof value.handle === 'string' && typeof value.expiresAt === 'number' ? value : null;
+}
+
+export async function saveSession(session: StoredSession): Promise<void> {
+  await settingsStore.put('portrait.session', session);
+}
+
+/** Forgets the stored code; with `handle`, only if that code is still the stored one (not a newer one). */
+export async function clearSession(handle?: string): Promise<void> {
+  await settingsStore.update('portrait.session', (stored) => (stored && (handle === undefined || stored.handle === handle) ? undefined : stored));
+}
+
+/** Every asset of a real-person group: ListAssets with its id and GroupType LivenessFace, 100 a page. */
+export async function listGroupAssets(client: ProxyClient, groupId: string): Promise<AssetListItem[]> {
+  const listed = await listAll(client, 'ListAssets', { Filter: { GroupIds: [groupId], GroupType: 'LivenessFace' }, ...OLDEST_FIRST }, { maxPages: 100 });
+  return listed.items;
+}
+
+/** Records the resolved group (type LivenessFace, used now) in IndexedDB, before its assets are listed. */
+export async function storeGroup(resolved: ResolvedPortrait, now: number): Promise<GroupRecord> {
+  return groupStore.remember({ id: resolved.GroupId, name: resolved.GroupName, description: resolved.GroupDescription ?? '', type: 'LivenessFace' }, now);
+}
+
+/**
+ * Records the group's listed assets: a new local record per asset (random local id, nothing to
+ * send, so no Idempotency-Key, and nothing to notify), or the existing record of an asset already
+ * known (e.g. a Library refresh got there first), updated. Answers the group's records.
+ */
+export async function storeAssets(groupId: string, items: AssetListItem[], now: number): Promise<AssetRecord[]> {
+  const records: AssetRecord[] = [];
+  await assetStore.reconcile((known) => {
+    for (const [index, item] of items.entries()) {
+      const error = item.Status === 'Failed' ? item.Error?.Message || item.Error?.Code || undefined : undefined;
+      const record: AssetRecord = {
+        ...(known.get(item.Id) ?? { localId: newLocalId(), idempotencyKey: '', notified: true, createdAt: now - (items.length - index) }),
+        assetId: item.Id,
+        groupId: item.GroupId || groupId,
+        name: item.Name,
+        url: item.URL,
+        type: item.AssetType,
+        status: item.Status,
+        updatedAt: now,
+      };
+      if (error) record.error = error;
+      else delete record.error;
+      records.push(record);
+    }
+    return { put: records };
+  });
+  return records;
+}
+
+/** The group's records in IndexedDB, oldest first (the view's live list). */
+export const readGroupAssets = (groupId: string): Promise<AssetRecord[]> => assetStore.ofGroup(groupId);

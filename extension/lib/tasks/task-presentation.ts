@@ -1,0 +1,197 @@
+import { type ContentElement, GENERATION_PARAMETERS, type GenerationParameter, parseAssetRef, type ReferenceRole, type VideoCreateBody } from '@@/shared';
+import { t } from '@/lib/i18n/translate';
+import type { LocalTaskStatus, TaskRecord } from '@/lib/storage/task-store';
+
+/**
+ * How the Tasks view presents the task state machine: submitting (recorded, the create not yet
+ * answered) -> queued -> in_progress -> completed | failed, with unknown (query again later) on the
+ * way. Pure functions of a task record, so that each state is tested without a browser.
+ */
+
+/** Statuses after which a task never changes again. */
+export const isSettled = (status: LocalTaskStatus): boolean => status === 'completed' || status === 'failed';
+
+export type StatusTone = 'info' | 'success' | 'warning' | 'error';
+
+/** The words for a task's status: 'Sending…', 'Queued', 'Generating 40%', 'Checking again later'… */
+export function statusLabel(task: Pick<TaskRecord, 'status' | 'progress'>): string {
+  switch (task.status) {
+    case 'submitting':
+      return t('tasks.status.submitting');
+    case 'queued':
+      return t('tasks.status.queued');
+    case 'in_progress':
+      return t('tasks.status.in_progress', { progress: clampProgress(task.progress) });
+    case 'completed':
+      return t('tasks.status.completed');
+    case 'failed':
+      return t('tasks.status.failed');
+    case 'unknown':
+      return t('tasks.status.unknown');
+  }
+}
+
+export const statusTone = (status: LocalTaskStatus): StatusTone =>
+  status === 'completed' ? 'success' : status === 'failed' ? 'error' : status === 'unknown' ? 'warning' : 'info';
+
+export const clampProgress = (progress: number): number => Math.max(0, Math.min(100, Math.round(Number.isFinite(progress) ? progress : 0)));
+
+/** The progress bar's value: none while nothing is known (an indeterminate bar), full when done. */
+export function progressValue(task: Pick<TaskRecord, 'status' | 'progress'>): number | null {
+  if (task.status === 'completed') return 100;
+  if (task.status === 'in_progress' || task.status === 'queued') return clampProgress(task.progress);
+  return null;
+}
+
+/**
+ * Milliseconds since the request was made: until completion for a finished task, until now for one
+ * on its way; null for a failed task whose end time is not known.
+ */
+export function elapsedMs(task: Pick<TaskRecord, 'status' | 'createdAt' | 'completedAt'>, now: number): number | null {
+  if (task.completedAt !== undefined) return Math.max(0, task.completedAt - task.createdAt);
+  if (isSettled(task.status)) return null;
+  return Math.max(0, now - task.createdAt);
+}
+
+/** `45 s`, `3 min 05 s`, `1 h 02 min`. */
+export function formatElapsed(ms: number): string {
+  const total = Math.floor(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const two = (n: number) => String(n).padStart(2, '0');
+  if (h) return t('tasks.elapsed.hours', { h, m: two(m) });
+  if (m) return t('tasks.elapsed.minutes', { m, s: two(s) });
+  return t('tasks.elapsed.seconds', { s });
+}
+
+/** The service keeps result links for about 24 hours after completion. */
+export const LINK_LIFETIME_MS = 24 * 3600 * 1000;
+
+/** Hours left before a completed task's link probably expires (0 when past), or null when unknown. */
+export function linkHoursLeft(task: Pick<TaskRecord, 'completedAt'>, now: number): number | null {
+  if (task.completedAt === undefined) return null;
+  return Math.max(0, Math.floor((task.completedAt + LINK_LIFETIME_MS - now) / 3600_000));
+}
+
+/** The file name a completed video is downloaded as. */
+export const downloadName = (task: Pick<TaskRecord, 'taskId' | 'localId'>): string =>
+  `arkbridge-${(task.taskId ?? task.localId).replace(/[^\w.-]+/g, '_')}.mp4`;
+
+// --- Naming the parts of a request -------------------------------------------------------------
+
+export const roleOfElement = (element: ContentElement): ReferenceRole | 'text' => (element.type === 'text' ? 'text' : element.role);
+
+/** 'Reference image 2', 'First frame', 'Reference audio 1'… for the `n`th element of a role. */
+export function roleLabel(role: ReferenceRole, n: number): string {
+  switch (role) {
+    case 'reference_image':
+      return t('tasks.param.reference_image', { n });
+    case 'first_frame':
+      return t('tasks.param.first_frame');
+    case 'last_frame':
+      return t('tasks.param.last_frame');
+    case 'reference_video':
+      return t('tasks.param.reference_video', { n });
+    case 'reference_audio':
+      return t('tasks.param.reference_audio', { n });
+  }
+}
+
+export const paramLabel = (name: GenerationParameter): string => t(`generate.param.${name}`);
+
+const isGenerationParameter = (name: string): name is GenerationParameter => (GENERATION_PARAMETERS as readonly string[]).includes(name);
+
+const CONTENT_PATH = /^content\[(\d+)\](?:\.(?:text|image_url|video_url|audio_url)(?:\.url)?)?$/;
+const IMAGES_PATH = /^images\[(\d+)\]$/;
+
+/** The content index a parameter path names (`content[2].image_url` -> 2), or null. */
+export function contentIndex(param: string): number | null {
+  const match = CONTENT_PATH.exec(param);
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * What a member calls the part of the request that `param` names: `content[2].image_url` ->
+ * 'Reference image 2' (counted per role among the body's content elements), 'First frame',
+ * 'Prompt', 'Resolution'… Unknown paths are answered as they are.
+ */
+export function describeParam(param: string, body?: Pick<VideoCreateBody, 'content'>): string {
+  if (param === 'prompt') return t('tasks.param.prompt');
+  if (param === 'content') return t('tasks.param.content');
+  if (param === 'image') return t('tasks.param.reference_image', { n: 1 });
+  const images = IMAGES_PATH.exec(param);
+  if (images) return t('tasks.param.reference_image', { n: Number(images[1]) + 1 });
+  if (isGenerationParameter(param)) return paramLabel(param);
+  const index = contentIndex(param);
+  if (index === null) return param;
+  const element = body?.content?.[index];
+  if (!element) return t('tasks.param.element', { n: index + 1 });
+  const role = roleOfElement(element);
+  if (role === 'text') return t('tasks.param.prompt');
+  const n = body!.content!.slice(0, index + 1).filter((e) => roleOfElement(e) === role).length;
+  return roleLabel(role, n);
+}
+
+const PATH_IN_TEXT = /\b(content\[\d+\](?:\.(?:text|image_url|video_url|audio_url)(?:\.url)?)?|images\[\d+\])/;
+
+/**
+ * The request part an error names: a path in the message (`content[2].image_url`, as the service
+ * and the proxy write it), or a parameter name the message starts with (`resolution: …`).
+ */
+export function namedParam(message: string): string | null {
+  const path = PATH_IN_TEXT.exec(message);
+  if (path) return path[1]!;
+  const lead = /^([a-z_]+):/.exec(message);
+  return lead && (isGenerationParameter(lead[1]!) || lead[1] === 'prompt') ? lead[1]! : null;
+}
+
+/** A message with the request paths it mentions replaced by their names ('Reference image 2: …'). */
+export function humanize(message: string, body?: Pick<VideoCreateBody, 'content'>, model?: { id: string; label: string }): string {
+  let out = message.replace(new RegExp(PATH_IN_TEXT.source, 'g'), (path) => describeParam(path, body));
+  const lead = /^([a-z_]+):/.exec(out);
+  if (lead && (isGenerationParameter(lead[1]!) || lead[1] === 'prompt')) out = describeParam(lead[1]!) + out.slice(lead[1]!.length);
+  if (model && model.id !== model.label) out = out.split(model.id).join(model.label);
+  return out;
+}
+
+/** One line of a request summary: which part, what it holds, and the path that names it. */
+export interface SummaryLine {
+  /** `content[2]`, `resolution`… */
+  param: string;
+  label: string;
+  value: string;
+}
+
+/** The request in the member's words: the prompt, each reference, then each parameter sent. */
+export function requestSummary(body: VideoCreateBody, assetNames: ReadonlyMap<string, string> = new Map()): SummaryLine[] {
+  const lines: SummaryLine[] = [];
+  if (body.prompt !== undefined) lines.push({ param: 'prompt', label: t('tasks.param.prompt'), value: body.prompt });
+  body.content?.forEach((element, i) => {
+    const param = `content[${i}]`;
+    const value = element.type === 'text' ? element.text : element.type === 'image_url' ? element.image_url.url : element.type === 'video_url' ? element.video_url.url : element.audio_url.url;
+    lines.push({ param, label: describeParam(param, body), value: shortUrl(value, assetNames) });
+  });
+  for (const name of GENERATION_PARAMETERS) {
+    const value = body[name];
+    if (value !== undefined) lines.push({ param: name, label: paramLabel(name), value: String(value) });
+  }
+  return lines;
+}
+
+/** Whether a summary line is the part an error names (`content[2].image_url` names `content[2]`). */
+export function isNamed(line: SummaryLine, named: string | null): boolean {
+  if (!named) return false;
+  const index = contentIndex(named);
+  return index !== null ? line.param === `content[${index}]` : line.param === named;
+}
+
+/** Data URIs are long: their kind and size instead. A library asset: its name, when known here. */
+export function shortUrl(url: string, assetNames: ReadonlyMap<string, string> = new Map()): string {
+  const assetId = parseAssetRef(url);
+  const name = assetId ? assetNames.get(assetId) : undefined;
+  if (name) return t('tasks.libraryAsset', { name, url });
+  if (!url.startsWith('data:')) return url;
+  const kind = /^data:([^;,]+)/.exec(url)?.[1] ?? 'data';
+  return t('tasks.inlineFile', { kind, kb: Math.round((url.length * 3) / 4 / 1024) });
+}
