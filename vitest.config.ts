@@ -3,6 +3,9 @@ import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
 import { TEST_PROXY_SECRETS } from './test/support/sandbox';
 
+/** FUZZ_RUNS and FUZZ_SEED for the fuzz tests in workerd, read there with `inject` (test/support/fuzz). */
+const FUZZ = { fuzzRuns: process.env.FUZZ_RUNS ?? '', fuzzSeed: process.env.FUZZ_SEED ?? '' };
+
 
 /**
  * One `vitest run` runs every project:
@@ -32,6 +35,7 @@ export default defineConfig({
         test: {
           name: 'sandbox',
           testTimeout: 30_000,
+          provide: FUZZ,
           include: ['worker/sandbox/**/*.test.ts'],
           globalSetup: ['test/support/media-server.global.ts'],
         },

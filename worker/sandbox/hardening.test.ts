@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { BODY_LIMITS, ECHO_MAX, JSON_DEPTH_MAX } from '../../shared';
-import { Signer } from '../proxy/signing/signer';
 import type { SandboxEnv } from './env';
-import { api, DEV, helper, ORIGIN, sandboxFetch, uniqueTag, v1 } from './testing/client';
+import { api, DEV, helper, sandboxFetch, signedFetch, uniqueTag, v1 } from './testing/client';
 
 /**
  * One request never hurts the sandbox: bodies over the limit are refused before they are read (413
@@ -34,10 +33,8 @@ function streamOf(size: number, chunk = 64 * 1024): ReadableStream<Uint8Array> {
 }
 
 /** A signed `/api/v3` call over exact bytes; answers status and envelope. */
-async function signed(action: string, body: Uint8Array, init: { headers?: Record<string, string> } = {}) {
-  const url = new URL(`/api/v3?Action=${encodeURIComponent(action)}&Version=2024-01-01`, ORIGIN);
-  const request = await new Signer(DEV).sign(url, body as Uint8Array<ArrayBuffer>);
-  const res = await sandboxFetch(url.toString(), { method: 'POST', headers: { ...request.headers, ...init.headers }, body: request.body });
+async function signed(action: string, body: Uint8Array) {
+  const res = await signedFetch(`Action=${encodeURIComponent(action)}&Version=2024-01-01`, body);
   return { status: res.status, body: (await res.json()) as any };
 }
 

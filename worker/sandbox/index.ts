@@ -34,8 +34,8 @@ app.delete('/sandbox/stats', resetStats);
 app.get('/sandbox/videos/:file{[A-Za-z0-9-]+\\.mp4}', async (c) => {
   const id = c.req.param('file').replace(/\.mp4$/, '');
   const state = await service(c.env).videoAvailable(id);
-  if (state === 'missing') return c.text('No completed video with this id.', 404);
-  if (state === 'expired') return c.text('This video link has expired (24 hours after completion).', 410);
+  if (state === 'missing') return c.json({ error: 'not_found', message: 'No completed video has this id.' }, 404);
+  if (state === 'expired') return c.json({ error: 'expired', message: 'This video link has expired (24 hours after completion).' }, 410);
   return serveBytes(c.req.raw, resultVideo, 'video/mp4');
 });
 app.get('/sandbox/media/portrait.png', (c) => serveBytes(c.req.raw, portraitImage, 'image/png'));
@@ -49,7 +49,7 @@ app.get('/', (c) => {
   });
 });
 
-app.notFound((c) => c.json({ error: 'not_found', message: `${c.req.method} ${new URL(c.req.url).pathname} is not a route of the sandbox.` }, 404));
+app.notFound((c) => c.json({ error: 'not_found', message: `${clip(c.req.method)} ${clip(new URL(c.req.url).pathname)} is not a route of the sandbox.` }, 404));
 
 /**
  * The last resort: an exception no route handled is a readable HTTP 500 in the route's own error
