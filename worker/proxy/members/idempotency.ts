@@ -43,6 +43,53 @@ export function complete(sql: SqlStorage, key: string, response: ProxyResponse):
   );
 }
 
+/** How one interface answers the refusals of the idempotency rule. */
+export interface IdempotencyAnswers {
+  invalidKey(problem: string): ProxyResponse;
+  inProgress(): ProxyResponse;
+  reused(): ProxyResponse;
+}
+
+/** What a create came to: its response, and whether it was accepted (kept for replays). */
+export interface Outcome {
+  response: ProxyResponse;
+  accepted: boolean;
+}
+
+/**
+ * Runs one create under its `Idempotency-Key` header (none: it just runs). The record is begun
+ * before `run` and settled once from its outcome: kept when accepted, forgotten otherwise (also
+ * when `run` throws), so a refused attempt can be retried with the same key. `scope` keeps the
+ * keys of different operations apart (`CreateAsset:<key>`, `video:<key>`).
+ */
+export async function withIdempotency(
+  sql: SqlStorage,
+  scope: string,
+  header: string | null,
+  body: unknown,
+  answers: IdempotencyAnswers,
+  run: () => Promise<Outcome>,
+): Promise<ProxyResponse> {
+  if (header === null) return (await run()).response;
+  const problem = keyProblem(header);
+  if (problem) return answers.invalidKey(problem);
+  const key = `${scope}:${header}`;
+  const found = begin(sql, key, await bodyHash(body));
+  if (found.kind === 'replay') return found.response;
+  if (found.kind === 'in_progress') return answers.inProgress();
+  if (found.kind === 'reused') return answers.reused();
+  let outcome: Outcome;
+  try {
+    outcome = await run();
+  } catch (error) {
+    abandon(sql, key);
+    throw error;
+  }
+  if (outcome.accepted) complete(sql, key, outcome.response);
+  else abandon(sql, key);
+  return outcome.response;
+}
+
 /** Forgets an attempt that was not accepted, so it can be retried with the same key. */
 export function abandon(sql: SqlStorage, key: string): void {
   sql.exec('DELETE FROM idempotency WHERE key = ?', key);

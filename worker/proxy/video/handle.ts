@@ -88,40 +88,35 @@ export async function createTask(m: MemberContext, rawBody: ArrayBuffer, idempot
   // The shape and the catalog first: nothing of an invalid body is hashed, kept or sent.
   const checked = checkVideoCreate(json, { allowHttp: allowHttpMedia(m.env) });
   if (!checked.ok) return videoFailure(400, invalidParameter(checked.problem.field, checked.problem.message));
-  const key = idempotencyKey === null ? null : `video:${idempotencyKey}`;
-  if (key) {
-    const problem = idempotency.keyProblem(idempotencyKey!);
-    if (problem) return videoFailure(400, invalidParameter('Idempotency-Key', problem));
-    const found = idempotency.begin(m.sql, key, await idempotency.bodyHash(json));
-    if (found.kind === 'replay') return found.response;
-    if (found.kind === 'in_progress') return videoFailure(409, videoError('idempotency_in_progress', 'A request with this Idempotency-Key is still running; retry shortly with the same key.', 'invalid_request_error'));
-    if (found.kind === 'reused') return videoFailure(422, videoError('idempotency_key_reused', 'This Idempotency-Key was already used with a different body.', 'invalid_request_error'));
-  }
-  const rejected = await checkReferences(m, checked.value);
-  if (rejected) {
-    if (key) idempotency.abandon(m.sql, key);
-    return rejected;
-  }
-  const run = videoCall(m.env, 'POST', '/v1/video/generations', JSON.stringify(json)).then(
-    (up) => {
-      const { response, body } = relayVideo(up);
-      const accepted = up.status === 200 && typeof body?.id === 'string';
-      if (accepted) own(m.sql, 'task', body.id);
-      if (key) accepted ? idempotency.complete(m.sql, key, response) : idempotency.abandon(m.sql, key);
-      return response;
-    },
-    () => {
-      if (key) idempotency.abandon(m.sql, key);
-      return unreachable();
-    },
-  );
+  const send = async (): Promise<idempotency.Outcome> => {
+    const rejected = await checkReferences(m, checked.value);
+    if (rejected) return { response: rejected, accepted: false };
+    let up: Upstream;
+    try {
+      up = await videoCall(m.env, 'POST', '/v1/video/generations', JSON.stringify(json));
+    } catch {
+      return { response: unreachable(), accepted: false };
+    }
+    const { response, body } = relayVideo(up);
+    const accepted = up.status === 200 && typeof body?.id === 'string';
+    if (accepted) own(m.sql, 'task', body.id);
+    return { response, accepted };
+  };
+  const run = idempotency.withIdempotency(m.sql, 'video', idempotencyKey, json, VIDEO_KEY_ANSWERS, send);
   const answered = await withDeadline(run, upstreamTimeoutMs(m.env));
   if (answered) return answered;
+  // The service is slow: the call goes on and its outcome is kept under the key.
   m.waitUntil(run);
-  return videoFailure(504, videoError('upstream_timeout', key
+  return videoFailure(504, videoError('upstream_timeout', idempotencyKey !== null
     ? 'The video service has not answered yet; the task may still be created. Retry with the same Idempotency-Key to get its id; do not create again without it.'
     : 'The video service has not answered yet; the task may still be created. Send an Idempotency-Key so that a retry cannot create a second task.', 'server_error'));
 }
+
+const VIDEO_KEY_ANSWERS: idempotency.IdempotencyAnswers = {
+  invalidKey: (problem) => videoFailure(400, invalidParameter('Idempotency-Key', problem)),
+  inProgress: () => videoFailure(409, videoError('idempotency_in_progress', 'A request with this Idempotency-Key is still running; retry shortly with the same key.', 'invalid_request_error')),
+  reused: () => videoFailure(422, videoError('idempotency_key_reused', 'This Idempotency-Key was already used with a different body.', 'invalid_request_error')),
+};
 
 async function checkReferences(m: MemberContext, create: CheckedVideoCreate): Promise<ProxyResponse | null> {
   try {
