@@ -9,7 +9,7 @@ import { closeDb, db } from '@/lib/storage/database';
 import { getConnection } from '@/lib/storage/stored-connection';
 import type { TaskRecord } from '@/lib/storage/task-store';
 import { FakeProxy } from '@/lib/testing/fake-proxy';
-import { type BrowserMocks, connect, putGroup, resetState, shown } from '@/lib/testing/test-setup';
+import { backgroundTestbed, type BrowserMocks, connect, putGroup, shown } from '@/lib/testing/test-setup';
 
 const T0 = 1_700_000_000_000;
 let proxy: FakeProxy;
@@ -40,12 +40,8 @@ async function add(name: string, groupId = 'g1') {
 const assetIdOf = async (localId: string) => (await (await db()).get('assets', localId))!.assetId!;
 
 beforeEach(async () => {
-  vi.restoreAllMocks();
-  mocks = await resetState();
-  proxy = new FakeProxy();
-  vi.stubGlobal('fetch', proxy.fetch);
   // Only the clock and sync's own timer are faked: fake-indexeddb runs on setImmediate.
-  vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+  ({ proxy, mocks } = await backgroundTestbed(['Date']));
   vi.setSystemTime(T0);
   await connect();
   await putGroup({ id: 'g1', name: 'Moodboard' });

@@ -50,6 +50,9 @@ export function syncSoon(): Promise<void> {
   return running;
 }
 
+/** Settles once the pass in progress (if any) is over; starts none. */
+export const passInProgress = (): Promise<void> => running ?? Promise.resolve();
+
 /** A new item was added: poll quickly again. */
 export async function resetBackoff(): Promise<void> {
   await settingsStore.put('syncDelayMs', FIRST_DELAY_MS);

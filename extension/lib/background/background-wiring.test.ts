@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import background from '@/entrypoints/background';
-import { ALARM, syncSoon } from '@/lib/background/background-sync';
+import { ALARM, passInProgress } from '@/lib/background/background-sync';
 import { addToLibrary } from '@/lib/capture/add-to-library';
 import { closeDb, db } from '@/lib/storage/database';
 import { FakeProxy } from '@/lib/testing/fake-proxy';
-import { type BrowserMocks, connect, resetState } from '@/lib/testing/test-setup';
+import { backgroundTestbed, type BrowserMocks, connect } from '@/lib/testing/test-setup';
 
 /** The service worker entrypoint: a worker started from nothing resumes from IndexedDB when woken. */
 
@@ -13,11 +13,7 @@ let proxy: FakeProxy;
 let mocks: BrowserMocks;
 
 beforeEach(async () => {
-  vi.restoreAllMocks();
-  mocks = await resetState();
-  proxy = new FakeProxy();
-  vi.stubGlobal('fetch', proxy.fetch);
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  ({ proxy, mocks } = await backgroundTestbed());
   await connect();
 });
 
@@ -26,8 +22,8 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** Waits for the pass a browser event started. */
-const settle = () => syncSoon();
+/** Waits for the pass a browser event started, if it started one (never starts one itself). */
+const settle = () => passInProgress();
 
 describe('background entrypoint', () => {
   it('resumes queued work when the sync alarm wakes a fresh worker', async () => {
@@ -45,6 +41,7 @@ describe('background entrypoint', () => {
     background.main();
     await fakeBrowser.alarms.onAlarm.trigger({ name: 'other', scheduledTime: Date.now(), persistAcrossSessions: true });
     await fakeBrowser.runtime.onMessage.trigger({ type: 'arkbridge:sync' }, { id: 'someone-else' }, () => {});
+    await settle();
     expect(proxy.calls).toEqual([]);
     await fakeBrowser.runtime.onMessage.trigger({ type: 'arkbridge:sync' }, { id: fakeBrowser.runtime.id }, () => {});
     await settle();

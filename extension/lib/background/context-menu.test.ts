@@ -88,10 +88,6 @@ describe('buildMenus', () => {
     expect(new Set(created.map((p) => p.id)).size).toBe(created.length);
   });
 
-  it('offers link patterns for media file endings in any case and with a query', () => {
-    expect(MEDIA_LINK_PATTERNS).toEqual(expect.arrayContaining(['*://*/*.jpg', '*://*/*.jpg?*', '*://*/*.JPG', '*://*/*.mp4', '*://*/*.mp3']));
-  });
-
   it('never interleaves two rebuilds (no duplicate ids)', async () => {
     await Promise.all([buildMenus(state), buildMenus({ ...state, connected: false })]);
     // Every removeAll is followed by one complete set of items before the next removeAll.

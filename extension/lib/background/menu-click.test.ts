@@ -7,7 +7,7 @@ import { NAME_TEXT_MAX } from '@/lib/capture/choose-name';
 import { SRCSET_MAX } from '@/lib/capture/pick-source';
 import { db } from '@/lib/storage/database';
 import { FakeProxy } from '@/lib/testing/fake-proxy';
-import { type BrowserMocks, connect, putGroup, resetState, shown } from '@/lib/testing/test-setup';
+import { backgroundTestbed, type BrowserMocks, connect, putGroup, shown } from '@/lib/testing/test-setup';
 
 let proxy: FakeProxy;
 let mocks: BrowserMocks;
@@ -24,12 +24,7 @@ async function click(menuItemId: string, over: Partial<Browser.contextMenus.OnCl
 const assets = async () => (await db()).getAll('assets');
 
 beforeEach(async () => {
-  vi.restoreAllMocks();
-  mocks = await resetState();
-  proxy = new FakeProxy();
-  vi.stubGlobal('fetch', proxy.fetch);
-  // sync's quick timer must not fire into another test.
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  ({ proxy, mocks } = await backgroundTestbed());
 });
 
 afterEach(async () => {

@@ -1,10 +1,10 @@
 import type { Asset } from '@@/shared';
 import { tellBackground } from '@/lib/background-messages';
 import { refreshGroups } from '@/lib/library/group-actions';
+import { listedError, newListedRecord } from '@/lib/library/listed-asset';
 import { listAssetsOfGroups, OLDEST_FIRST } from '@/lib/proxy/list-all-pages';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { type AssetRecord, assetStore } from '@/lib/storage/asset-store';
-import { newLocalId } from '@/lib/storage/database';
 import { groupStore } from '@/lib/storage/group-store';
 import { settingsStore } from '@/lib/storage/settings-store';
 import { announceChange } from '@/lib/storage/store-changes';
@@ -50,24 +50,10 @@ export async function refreshLibrary(client: ProxyClient, now: () => number = Da
     items.forEach((item, index) => {
       if (listed.has(item.Id)) return; // listed twice (paging while the library changed)
       listed.add(item.Id);
-      const error = item.Status === 'Failed' ? item.Error?.Message || item.Error?.Code || undefined : undefined;
+      const error = listedError(item);
       const record = known.get(item.Id);
       if (!record) {
-        put.push({
-          localId: newLocalId(),
-          assetId: item.Id,
-          groupId: item.GroupId,
-          name: item.Name,
-          url: item.URL,
-          type: item.AssetType,
-          status: item.Status,
-          ...(error ? { error } : {}),
-          idempotencyKey: '',
-          notified: true,
-          // The service lists oldest first: keep that order for "newest first" sorting.
-          createdAt: at - (items.length - index),
-          updatedAt: at,
-        });
+        put.push(newListedRecord(item, at - (items.length - index), at));
         return;
       }
       const keepStatus = record.status === 'Processing' && !record.notified && item.Status !== 'Processing';

@@ -1,11 +1,11 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { pollAssets } from '@/lib/poll/asset-polling';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 import type { AssetRecord } from '@/lib/storage/asset-store';
 import { db } from '@/lib/storage/database';
-import { FakeProxy, PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';
-import { assetRecord, resetState } from '@/lib/testing/test-setup';
+import { FakeProxy } from '@/lib/testing/fake-proxy';
+import { assetRecord, proxyTestbed } from '@/lib/testing/test-setup';
 
 const NOW = 1_700_000_000_000;
 let proxy: FakeProxy;
@@ -27,10 +27,7 @@ async function fiveInThreeGroups() {
 const record = async (localId: string) => (await db()).get('assets', localId);
 
 beforeEach(async () => {
-  vi.restoreAllMocks();
-  await resetState();
-  proxy = new FakeProxy();
-  client = new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, proxy.fetch);
+  ({ proxy, client } = await proxyTestbed());
 });
 
 describe('pollAssets', () => {

@@ -1,10 +1,10 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { pollTasks } from '@/lib/poll/task-polling';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { db } from '@/lib/storage/database';
 import type { TaskRecord } from '@/lib/storage/task-store';
-import { FakeProxy, PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';
-import { resetState } from '@/lib/testing/test-setup';
+import { FakeProxy } from '@/lib/testing/fake-proxy';
+import { proxyTestbed } from '@/lib/testing/test-setup';
 
 let proxy: FakeProxy;
 let client: ProxyClient;
@@ -23,10 +23,7 @@ const task = (localId: string, over: Partial<TaskRecord> = {}): TaskRecord => ({
 });
 
 beforeEach(async () => {
-  vi.restoreAllMocks();
-  await resetState();
-  proxy = new FakeProxy();
-  client = new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, proxy.fetch);
+  ({ proxy, client } = await proxyTestbed());
 });
 
 describe('pollTasks', () => {

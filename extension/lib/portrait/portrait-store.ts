@@ -1,8 +1,8 @@
 import type { AssetListItem, ResolvedPortrait } from '@@/shared';
+import { listedError, newListedRecord } from '@/lib/library/listed-asset';
 import { listAll, OLDEST_FIRST } from '@/lib/proxy/list-all-pages';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { type AssetRecord, assetStore } from '@/lib/storage/asset-store';
-import { newLocalId } from '@/lib/storage/database';
 import { type GroupRecord, groupStore } from '@/lib/storage/group-store';
 import { settingsStore } from '@/lib/storage/settings-store';
 
@@ -66,19 +66,16 @@ export async function storeGroup(resolved: ResolvedPortrait, now: number): Promi
  */
 export async function storeAssets(groupId: string, items: AssetListItem[], now: number): Promise<AssetRecord[]> {
   const records: AssetRecord[] = [];
-  await assetStore.reconcile((known) => {
+  await assetStore.reconcile((byAssetId) => {
     for (const [index, item] of items.entries()) {
-      const error = item.Status === 'Failed' ? item.Error?.Message || item.Error?.Code || undefined : undefined;
-      const record: AssetRecord = {
-        ...(known.get(item.Id) ?? { localId: newLocalId(), idempotencyKey: '', notified: true, createdAt: now - (items.length - index) }),
-        assetId: item.Id,
-        groupId: item.GroupId || groupId,
-        name: item.Name,
-        url: item.URL,
-        type: item.AssetType,
-        status: item.Status,
-        updatedAt: now,
-      };
+      const known = byAssetId.get(item.Id);
+      const groupOf = item.GroupId || groupId;
+      if (!known) {
+        records.push(newListedRecord(item, now - (items.length - index), now, groupOf));
+        continue;
+      }
+      const error = listedError(item);
+      const record: AssetRecord = { ...known, groupId: groupOf, name: item.Name, url: item.URL, type: item.AssetType, status: item.Status, updatedAt: now };
       if (error) record.error = error;
       else delete record.error;
       records.push(record);

@@ -5,7 +5,7 @@ import { backoffMs } from '@/lib/queue/queue-backoff';
 import { drainQueue } from '@/lib/queue/queue-drain';
 import { closeDb, db } from '@/lib/storage/database';
 import { FakeProxy, PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';
-import { resetState } from '@/lib/testing/test-setup';
+import { proxyTestbed } from '@/lib/testing/test-setup';
 
 const T0 = 1_700_000_000_000;
 let proxy: FakeProxy;
@@ -29,10 +29,7 @@ const asset = async (localId: string) => (await db()).get('assets', localId);
 const queued = async () => (await db()).getAll('queue');
 
 beforeEach(async () => {
-  vi.restoreAllMocks();
-  await resetState();
-  proxy = new FakeProxy();
-  client = new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, proxy.fetch);
+  ({ proxy, client } = await proxyTestbed());
 });
 
 describe('backoffMs', () => {

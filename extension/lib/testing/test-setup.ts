@@ -1,11 +1,12 @@
 import { deleteDB } from 'idb';
 import { vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { ProxyClient } from '@/lib/proxy/proxy-client';
 import type { AssetRecord } from '@/lib/storage/asset-store';
 import { closeDb, db, DB_NAME } from '@/lib/storage/database';
 import type { GroupRecord } from '@/lib/storage/group-store';
 import { type Connection, setConnection } from '@/lib/storage/stored-connection';
-import { PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';
+import { FakeProxy, PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';
 
 /**
  * Shared test plumbing: a fresh IndexedDB and fake browser per test, and mocks for the
@@ -74,3 +75,22 @@ export const assetRecord = (over: Partial<AssetRecord> & { localId: string }): A
 /** Notifications shown, as [id, title, message]. */
 export const shown = (notify: BrowserMocks['notify']): [string, string, string][] =>
   notify.mock.calls.map(([id, options]: any) => [id, options.title, options.message]);
+
+/** A fresh state and a FakeProxy with a client for it: the tests of one module that calls the proxy. */
+export async function proxyTestbed(): Promise<{ proxy: FakeProxy; client: ProxyClient; mocks: BrowserMocks }> {
+  vi.restoreAllMocks();
+  const mocks = await resetState();
+  const proxy = new FakeProxy();
+  return { proxy, client: new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, proxy.fetch), mocks };
+}
+
+/**
+ * As proxyTestbed, with the FakeProxy behind `fetch` (the background makes its own client) and the
+ * timers faked, so the sync's own timer never fires into another test. `fake`: what else to fake.
+ */
+export async function backgroundTestbed(fake: ('Date' | 'setTimeout' | 'clearTimeout')[] = []): Promise<{ proxy: FakeProxy; mocks: BrowserMocks }> {
+  const { proxy, mocks } = await proxyTestbed();
+  vi.stubGlobal('fetch', proxy.fetch);
+  vi.useFakeTimers({ toFake: [...new Set([...fake, 'setTimeout', 'clearTimeout'] as const)] });
+  return { proxy, mocks };
+}

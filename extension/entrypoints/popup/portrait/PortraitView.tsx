@@ -98,19 +98,7 @@ export function PortraitView({ deps = {}, tickMs = 1000 }: PortraitViewProps) {
       ) : state.kind === 'showing' ? (
         <QrPanel session={state.session} problem={state.problem} now={now} tickMs={tickMs} onCancel={flow.cancel} />
       ) : state.kind === 'expired' ? (
-        <div>
-          <Banner tone="warning">
-            <p>{t('portrait.expired')}</p>
-          </Banner>
-          <div class="actions">
-            <button type="button" class="primary" onClick={flow.renew}>
-              {t('portrait.newCode')}
-            </button>
-            <button type="button" onClick={flow.cancel}>
-              {t('portrait.cancel')}
-            </button>
-          </div>
-        </div>
+        <Outcome tone="warning" message={t('portrait.expired')} action={t('portrait.newCode')} onAction={flow.renew} leave={t('portrait.cancel')} onLeave={flow.cancel} />
       ) : state.kind === 'storing' ? (
         <p role="status" aria-busy="true">
           {t('portrait.storing')}
@@ -118,20 +106,45 @@ export function PortraitView({ deps = {}, tickMs = 1000 }: PortraitViewProps) {
       ) : state.kind === 'resolved' ? (
         <ResultPanel group={state.group} assets={state.assets} onDone={flow.done} />
       ) : (
-        <div>
-          <Banner tone="error">
-            <p>{state.problem.message}</p>
-          </Banner>
-          <div class="actions">
-            <button type="button" class="primary" onClick={flow.retry}>
-              {t('portrait.retry')}
-            </button>
-            <button type="button" onClick={flow.cancel}>
-              {t(state.retry.kind === 'store' ? 'portrait.done' : 'portrait.cancel')}
-            </button>
-          </div>
-        </div>
+        <Outcome
+          tone="error"
+          message={state.problem.message}
+          action={t('portrait.retry')}
+          onAction={flow.retry}
+          leave={t(state.retry.kind === 'store' ? 'portrait.done' : 'portrait.cancel')}
+          onLeave={flow.cancel}
+        />
       )}
+    </div>
+  );
+}
+
+interface OutcomeProps {
+  tone: 'warning' | 'error';
+  message: string;
+  /** The way on (a new code, a retry). */
+  action: string;
+  onAction: () => void;
+  /** The way out. */
+  leave: string;
+  onLeave: () => void;
+}
+
+/** A code that ended without a group: what happened, the way on and the way out. */
+function Outcome({ tone, message, action, onAction, leave, onLeave }: OutcomeProps) {
+  return (
+    <div>
+      <Banner tone={tone}>
+        <p>{message}</p>
+      </Banner>
+      <div class="actions">
+        <button type="button" class="primary" onClick={onAction}>
+          {action}
+        </button>
+        <button type="button" onClick={onLeave}>
+          {leave}
+        </button>
+      </div>
     </div>
   );
 }
