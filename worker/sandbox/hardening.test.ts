@@ -166,6 +166,27 @@ describe('caller input is echoed at most clipped', () => {
   });
 });
 
+describe('signature checks stay bounded whatever the query and headers', () => {
+  it('100,000 query parameters (signed) and a 64 KB Authorization header each answer well within 2 s', async () => {
+    // Keys of one length: the proxy's signer sorts whole `key=value` pairs, the service sorts by key,
+    // and the two orders differ when one key is a prefix of another (`p1`, `p10`).
+    const many = Array.from({ length: 100_000 }, (_, i) => `p${String(i).padStart(6, '0')}=${i}`).join('&');
+    let started = Date.now();
+    const res = await signedFetch(`Action=ListAssetGroups&Version=2024-01-01&${many}`, encoder.encode('{}'));
+    expect(res.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2000);
+
+    started = Date.now();
+    const junk = await sandboxFetch('/api/v3?Action=ListAssetGroups&Version=2024-01-01', {
+      method: 'POST',
+      headers: { Authorization: `HMAC-SHA256 Credential=${'A'.repeat(64 * 1024)}`, 'X-Date': '9'.repeat(64 * 1024) },
+      body: '{}',
+    });
+    expect(junk.status).toBe(401);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
 describe('messages are one sentence', () => {
   it('schema messages get exactly one full stop, on every interface', async () => {
     expect((await api('CreateAssetGroup', { Name: '' })).error?.Message).toBe('Name: must be 1 to 64 characters.');

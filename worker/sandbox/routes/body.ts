@@ -17,8 +17,8 @@ import type { SandboxEnv } from '../env';
 
 /**
  * How every sandbox route reads a request: a size limit answered before the body is read (413 in
- * the error shape of the route's interface), strict UTF-8, the shared JSON nesting limit, strings
- * that survive storage unchanged, and echoes of caller input clipped.
+ * the error shape of the route's interface), then the shared reading of JSON (strict UTF-8, the
+ * nesting limit, strings that survive storage unchanged), and echoes of caller input clipped.
  */
 
 type C = Context<{ Bindings: SandboxEnv }>;
@@ -100,60 +100,24 @@ export const exactBuffer = (bytes: Uint8Array): ArrayBuffer =>
 
 export type JsonRead = { ok: true; value: unknown } | { ok: false; status: 400 | 413; message: string };
 
-/** Reads a JSON body within `limit`: strict UTF-8, the nesting limit, well-formed strings only. */
+/** Reads a JSON body within `limit` (413 beyond it), then as `jsonOf`. */
 export async function readJson(request: Request, limit: number): Promise<JsonRead> {
   const bytes = await readBytes(request, limit);
   if (!bytes) return { ok: false, status: 413, message: tooLargeMessage(limit) };
   return jsonOf(bytes);
 }
 
-/** A JSON value from bytes already read (e.g. the exact bytes a signature covers). */
+/**
+ * A JSON value from bytes already read (e.g. the exact bytes a signature covers): the shared
+ * reading (strict UTF-8, the nesting limit, no unpaired surrogates), with the problem's status.
+ */
 export function jsonOf(bytes: Uint8Array | ArrayBuffer): JsonRead {
   const parsed = parseJsonBytes(bytes);
-  if (!parsed.ok) return { ok: false, status: 400, message: parsed.message };
-  const broken = illFormedString(parsed.value);
-  if (broken) return { ok: false, status: 400, message: `${clip(broken)}: must be valid Unicode text (it holds an unpaired surrogate escape such as \\ud800)` };
-  return { ok: true, value: parsed.value };
+  return parsed.ok ? parsed : { ok: false, status: 400, message: parsed.message };
 }
 
-/** Whether `s` holds an unpaired UTF-16 surrogate (which storage would turn into U+FFFD). */
-export function hasLoneSurrogate(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdfff) continue;
-    if (c > 0xdbff) return true; // a low surrogate without a high one before it
-    const next = s.charCodeAt(i + 1);
-    if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
-    i++;
-  }
-  return false;
-}
-
-/**
- * The path (`Name`, `Filter.GroupIds[1]`, `body`) of the first string, key or value, holding an
- * unpaired surrogate; null when every string is well-formed. JSON allows `"\ud800"`, but such a
- * string cannot be stored as text: it would come back altered. The value is at most 32 deep.
- */
-export function illFormedString(value: unknown, path = ''): string | null {
-  const here = path || 'body';
-  if (typeof value === 'string') return hasLoneSurrogate(value) ? here : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = illFormedString(value[i], `${path || 'body'}[${i}]`);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const at = path ? `${path}.${key}` : key;
-      if (hasLoneSurrogate(key)) return at;
-      const found = illFormedString(item, at);
-      if (found) return found;
-    }
-  }
-  return null;
-}
+/** Whether `value` is already the output of `clip` (the shared `check` may clip the field itself). */
+const isClipped = (value: string): boolean => new RegExp(`^[\\s\\S]{${ECHO_MAX}}… \\(\\d+ characters\\)$`).test(value);
 
 /**
  * A schema problem ready to answer: the field path clipped (an unknown key may be megabytes long),
@@ -161,7 +125,7 @@ export function illFormedString(value: unknown, path = ''): string | null {
  * it, and the message one sentence.
  */
 export function answerable(problem: FieldProblem, echoes: readonly unknown[] = []): FieldProblem {
-  const field = clip(problem.field);
+  const field = isClipped(problem.field) ? problem.field : clip(problem.field);
   const prefixed = problem.message.startsWith(`${problem.field}: `);
   let rest = prefixed ? problem.message.slice(problem.field.length + 2) : problem.message;
   for (const echo of echoes) {
