@@ -17,6 +17,8 @@ const FUZZ = { fuzzRuns: process.env.FUZZ_RUNS ?? '', fuzzSeed: process.env.FUZZ
  */
 export default defineConfig({
   test: {
+    // Inherited by every project (the sandbox's and the proxy's fuzz tests).
+    provide: FUZZ,
     projects: [
       {
         test: {
@@ -35,7 +37,6 @@ export default defineConfig({
         test: {
           name: 'sandbox',
           testTimeout: 30_000,
-          provide: FUZZ,
           include: ['worker/sandbox/**/*.test.ts'],
           globalSetup: ['test/support/media-server.global.ts'],
         },
