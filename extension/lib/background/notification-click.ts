@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
 import { type PopupTab, setNextTab } from '@/lib/next-tab';
 
-/** Where a notification leads: its id says what it is about (see sync, menu-click, portrait). */
+/** Where a notification leads: its id says what it is about (see background-sync, menu-click, pending-portrait-check). */
 export function destinationOf(notificationId: string): { tab: PopupTab } | 'options' | null {
   if (notificationId.startsWith('task-')) return { tab: 'tasks' };
   if (/^(asset|dup|portrait)-/.test(notificationId)) return { tab: 'library' };

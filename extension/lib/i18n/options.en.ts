@@ -14,7 +14,7 @@ export const optionsEn = {
   'options.state.needsReconnectDetail': 'the proxy at {url} no longer accepts the stored token. Paste a new member token and click Connect. Nothing you added is lost.',
   'options.state.connected': 'Connected as {name} to {url}.',
   'options.state.someMember': 'a member',
-  // Connect form (options/ConnectForm, lib/connection, lib/connect).
+  // Connect form (options/ConnectForm, lib/connect).
   'options.connect.proxyUrl': 'Proxy URL',
   'options.connect.proxyUrlHint': 'The address of your team\'s Arkbridge proxy, e.g. https://arkbridge.example.workers.dev',
   'options.connect.token': 'Member token',

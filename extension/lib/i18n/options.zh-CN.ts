@@ -16,7 +16,7 @@ export const optionsZhCN: Record<keyof typeof optionsEn, string> = {
   'options.state.needsReconnectDetail': '位于 {url} 的代理服务不再接受已保存的令牌。请粘贴新的成员令牌并点击“连接”。已添加的内容不会丢失。',
   'options.state.connected': '已以 {name} 的身份连接到 {url}。',
   'options.state.someMember': '一位成员',
-  // 连接表单（options/ConnectForm、lib/connection、lib/connect）。
+  // 连接表单（options/ConnectForm、lib/connect）。
   'options.connect.proxyUrl': '代理服务地址',
   'options.connect.proxyUrlHint': '团队 Arkbridge 代理服务的地址，例如 https://arkbridge.example.workers.dev',
   'options.connect.token': '成员令牌',

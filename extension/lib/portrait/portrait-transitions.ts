@@ -16,7 +16,7 @@ import type { GroupRecord } from '@/lib/storage/group-store';
  *
  * The consent gate: `creating` is reachable only through `consenting` → `consented`, i.e. after
  * `POST /proxy/consents` succeeded, or from a code already shown in this flow (a fresh code on
- * expiry, a retry). This module is the pure transition table; `PortraitFlow` (flow.ts) runs the
+ * expiry, a retry). This module is the pure transition table; `PortraitFlow` (portrait-flow) runs the
  * effect of each state (consent call, CreatePortraitSession, one ResolvePartnerToken per `showing`
  * state, storing).
  */

@@ -12,21 +12,21 @@ export interface Settings {
   connection: Connection;
   /** The context menu's default group (group-store). */
   defaultGroupId: string;
-  /** When a library refresh last started (library/refresh). */
+  /** When a library refresh last started (library-refresh). */
   libraryRefreshedAt: number;
-  /** The background's current polling delay (background/sync). */
+  /** The background's current polling delay (background-sync). */
   syncDelayMs: number;
   /** The popup tab to open next, once (next-tab). */
   'popup.nextTab': PopupTab;
-  /** The last list of models (generate/models). */
+  /** The last list of models (model-list). */
   'generate.models': ModelsInfo;
-  /** The last consent the proxy recorded (portrait/store). */
+  /** The last consent the proxy recorded (portrait-store). */
   'portrait.consent': ConsentRecord;
-  /** The QR code on screen (portrait/store). */
+  /** The QR code on screen (portrait-store). */
   'portrait.session': StoredSession;
-  /** The last resolved code and its group (portrait/resolve). */
+  /** The last resolved code and its group (portrait-resolve). */
   'portrait.resolved': ResolvedRecord;
-  /** Idempotency-Keys of pending creates that have no record (proxy/idempotency-keys). */
+  /** Idempotency-Keys of pending creates that have no record (idempotency-keys). */
   pendingCreateKeys: PendingKeys;
 }
 
