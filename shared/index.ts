@@ -3,6 +3,7 @@ export * from './limits';
 export * from './validation';
 export * from './media-url';
 export * from './request-body';
+export * from './bytes';
 export * from './asset-ref';
 export * from './library/constants';
 export * from './library/resources';

@@ -2,6 +2,7 @@ import type { LibraryRequest, PortraitSession, ResolvedPortrait } from '../../..
 import { libraryFailure, type ProxyResponse } from '../http/responses';
 import type { MemberContext } from '../members/context';
 import { own } from '../members/owned';
+import { randomHex } from '../../../shared';
 
 /**
  * Portrait custody: the service's PartnerToken stays in the member's object; the member holds an
@@ -19,7 +20,7 @@ export function requireConsent(m: MemberContext, params: LibraryRequest<'CreateP
     : reply(400, 'CreatePortraitSession', 'ValidationError', 'consent: show the real-person authorization rules and record the consent first (POST /proxy/consents {"scope":"portrait","rulesVersion":"..."}).');
 }
 
-const newHandle = () => `ph_${[...crypto.getRandomValues(new Uint8Array(24))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+const newHandle = () => `ph_${randomHex(24)}`;
 
 export function issueHandle(m: MemberContext, _params: unknown, result: PortraitSession): PortraitSession {
   const handle = newHandle();

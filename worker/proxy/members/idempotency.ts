@@ -1,5 +1,6 @@
 import { LIMITS } from '../../../shared';
 import type { ProxyResponse } from '../http/responses';
+import { sha256Hex } from '../../../shared';
 
 /**
  * Idempotency records of one member. The record is marked in progress before the upstream call,
@@ -128,6 +129,5 @@ export function canonicalJson(value: unknown): string {
 
 /** A stable hash of a JSON body (see `canonicalJson`). */
 export async function bodyHash(value: unknown): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonicalJson(value)));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return sha256Hex(canonicalJson(value));
 }

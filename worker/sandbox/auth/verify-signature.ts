@@ -1,5 +1,6 @@
 import { API_REGION, API_SERVICE, LIMITS } from '../../../shared';
 import type { Account, AccountBook } from '../accounts';
+import { hex, sameSecret, sha256Hex } from '../../../shared';
 
 /**
  * The service's check of a signed `/api/v3` request, written from the interface text alone and
@@ -17,8 +18,6 @@ const AUTH = /^HMAC-SHA256 Credential=([^/,\s]+)\/(\d{8})\/([^/,\s]+)\/([^/,\s]+
 const X_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
 const encoder = new TextEncoder();
 
-const hex = (bytes: ArrayBuffer): string => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
-const sha256 = async (data: BufferSource): Promise<string> => hex(await crypto.subtle.digest('SHA-256', data));
 async function hmac(key: BufferSource, data: string): Promise<ArrayBuffer> {
   const k = await crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   return crypto.subtle.sign('HMAC', k, encoder.encode(data));
@@ -63,7 +62,7 @@ export async function verifySignature(request: Request, body: ArrayBuffer, accou
     return fail('X-Date differs from the server time by more than 15 minutes.');
   }
 
-  const payloadHash = await sha256(body);
+  const payloadHash = await sha256Hex(new Uint8Array(body));
   const claimedHash = request.headers.get('x-content-sha256') ?? '';
   if (claimedHash !== payloadHash) return fail('X-Content-Sha256 does not match the SHA-256 of the request body.');
 
@@ -72,18 +71,11 @@ export async function verifySignature(request: Request, body: ArrayBuffer, accou
   const canonicalHeaders = `content-type:${(request.headers.get('content-type') ?? '').trim()}\nhost:${host}\nx-content-sha256:${claimedHash}\nx-date:${xDate}\n`;
   const canonicalRequest = [request.method, url.pathname, canonicalQuery(url), canonicalHeaders, SIGNED_HEADERS, payloadHash].join('\n');
   const scope = `${scopeDate}/${API_REGION}/${API_SERVICE}/request`;
-  const stringToSign = ['HMAC-SHA256', xDate, scope, await sha256(encoder.encode(canonicalRequest))].join('\n');
+  const stringToSign = ['HMAC-SHA256', xDate, scope, await sha256Hex(canonicalRequest)].join('\n');
 
   let key: ArrayBuffer = encoder.encode(account.secretAccessKey).buffer as ArrayBuffer;
   for (const part of [scopeDate!, API_REGION, API_SERVICE, 'request']) key = await hmac(key, part);
   const expected = hex(await hmac(key, stringToSign));
-  if (!timingSafeEqual(expected, signature!)) return fail('The request signature does not match the signature computed by the server.');
+  if (!sameSecret(expected, signature!)) return fail('The request signature does not match the signature computed by the server.');
   return { ok: true, account };
-}
-
-function timingSafeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }

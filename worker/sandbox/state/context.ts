@@ -1,5 +1,6 @@
 import { clip } from '../../../shared';
 import type { SandboxTiming } from '../env';
+import { randomHex } from '../../../shared';
 
 /** What every state operation needs: the database, the sandbox clock and the public origin. */
 export interface Ctx {
@@ -22,8 +23,7 @@ export const validationError = (message: string): Outcome<never> => failure(200,
 
 /** A random id with a readable prefix, e.g. `group-3f9a...`. */
 export function newId(prefix: string): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(10));
-  return `${prefix}-${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+  return `${prefix}-${randomHex(10)}`;
 }
 
 export const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -2,6 +2,7 @@ import type { LibraryRequest, PortraitSession, ResolvedPortrait } from '../../..
 import { insertAsset } from './assets';
 import { accessDenied, failure, iso, rows, success, validationError, type Ctx, type Outcome } from './context';
 import { insertGroup } from './groups';
+import { randomHex } from '../../../shared';
 
 export interface PortraitRow {
   token: string;
@@ -16,7 +17,6 @@ export interface PortraitRow {
   group_id: string | null;
 }
 
-const randomHex = (bytes: number) => [...crypto.getRandomValues(new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
 
 export const h5Link = (origin: string, h5: string) => `${origin}/h5/portrait/${h5}`;
 

@@ -2,6 +2,7 @@ import { clip, isKnownModel, videoError, invalidParameter, type Reference, type 
 import { ownAsset, readinessOf } from './assets';
 import { rows, type Ctx } from './context';
 import { dataUriProblem } from './download';
+import { randomHex } from '../../../shared';
 
 export interface TaskRow {
   id: string;
@@ -31,8 +32,7 @@ const reject = (status: number, body: VideoApiError): TaskOutcome => ({ ok: fals
 
 function taskId(now: number): string {
   const stamp = new Date(now).toISOString().replace(/\D/g, '').slice(0, 14);
-  const rand = [...crypto.getRandomValues(new Uint8Array(6))].map((b) => b.toString(16).padStart(2, '0')).join('');
-  return `cgt-${stamp}-${rand}`;
+  return `cgt-${stamp}-${randomHex(6)}`;
 }
 
 /** Accepts a validated create body: library references must be the caller's and ready for the model. */

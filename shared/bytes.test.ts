@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { hex, randomHex, sameSecret, sha256Hex } from './bytes';
+
+describe('bytes', () => {
+  it('writes lower-case hex of every byte value', () => {
+    expect(hex(new Uint8Array([0, 1, 15, 16, 171, 255]))).toBe('00010f10abff');
+    expect(hex(new Uint8Array([222, 173]).buffer)).toBe('dead');
+  });
+
+  it('makes random hex of the asked length', () => {
+    expect(randomHex(8)).toMatch(/^[0-9a-f]{16}$/);
+    expect(randomHex(8)).not.toBe(randomHex(8));
+  });
+
+  it('hashes with SHA-256 (the empty string and "abc" test vectors)', async () => {
+    expect(await sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
+  it('compares secrets: equal only when every character is', () => {
+    expect(sameSecret('abc', 'abc')).toBe(true);
+    expect(sameSecret('abc', 'abd')).toBe(false);
+    expect(sameSecret('abc', 'abcd')).toBe(false);
+    expect(sameSecret('', '')).toBe(true);
+  });
+});

@@ -1,0 +1,29 @@
+/** Byte helpers the Workers share: hex text, random ids, SHA-256, comparison in constant time. */
+
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/** Lower-case hex of `bytes`. */
+export function hex(bytes: ArrayBuffer | Uint8Array): string {
+  let out = '';
+  for (const b of bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)) out += HEX[b];
+  return out;
+}
+
+/** `count` random bytes as hex (2 x `count` characters). */
+export const randomHex = (count: number): string => hex(crypto.getRandomValues(new Uint8Array(count)));
+
+/** SHA-256 of the UTF-8 of `text`, as hex. */
+export async function sha256Hex(text: string | Uint8Array): Promise<string> {
+  return hex(await crypto.subtle.digest('SHA-256', typeof text === 'string' ? new TextEncoder().encode(text) : text));
+}
+
+/**
+ * Whether `a` and `b` are equal, in time that depends only on their length: for secrets and
+ * their hashes, where an early exit would tell an attacker how much of a guess was right.
+ */
+export function sameSecret(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
