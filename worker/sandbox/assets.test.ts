@@ -61,7 +61,8 @@ describe('asset processing', () => {
     const startedAt = Date.now();
     const quick = await newAsset(groupId, `${media}/media/sample.png`);
     expect((await settled(quick, undefined, 2000)).Status).toBe('Active');
-    expect(Date.now() - startedAt).toBeLessThan(2000);
+    // The quick asset finished while the slow download still runs: one download does not hold up another.
+    expect((await api('GetAsset', { Id: id })).result.Status).toBe('Processing');
     await sleep(Math.max(0, startedAt + 1500 - Date.now())); // SANDBOX_ASSET_SECONDS is 1
     const during = (await api('GetAsset', { Id: id })).result;
     expect(during.Status).toBe('Processing');

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { api, helper, newAsset, newGroup, sandboxFetch, settled, sleep, v1, waitFor } from './testing/client';
+import { api, helper, newAsset, newGroup, sandboxFetch, settled, sleep, uniqueTag, v1, waitFor } from './testing/client';
 
 /**
  * Everything that moves the sandbox clock (`POST /sandbox/clock`) lives in this one file, whose tests
@@ -190,5 +190,19 @@ describe('video task lifecycle', () => {
     const gone = await sandboxFetch(completedUrl);
     expect(gone.status).toBe(410);
     expect(await gone.text()).toMatch(/expired/);
+  });
+});
+
+describe('group timestamps', () => {
+  it('list items carry CreateTime and UpdateTime as ISO 8601 UTC; an update moves UpdateTime only', async () => {
+    const id = await newGroup();
+    const before = (await api('ListAssetGroups', { Filter: { GroupIds: [id] } })).result.Items[0];
+    expect(before.CreateTime).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    expect(before.UpdateTime).toBe(before.CreateTime);
+    await advance(2); // timestamps have whole seconds: the sandbox clock moves instead of a sleep
+    await api('UpdateAssetGroup', { Id: id, Name: uniqueTag('renamed') });
+    const after = (await api('ListAssetGroups', { Filter: { GroupIds: [id] } })).result.Items[0];
+    expect(after.CreateTime).toBe(before.CreateTime);
+    expect(Date.parse(after.UpdateTime) - Date.parse(before.UpdateTime)).toBeGreaterThanOrEqual(2000);
   });
 });
