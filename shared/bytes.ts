@@ -13,8 +13,8 @@ export function hex(bytes: ArrayBuffer | Uint8Array): string {
 export const randomHex = (count: number): string => hex(crypto.getRandomValues(new Uint8Array(count)));
 
 /** SHA-256 of the UTF-8 of `text`, as hex. */
-export async function sha256Hex(text: string | Uint8Array): Promise<string> {
-  return hex(await crypto.subtle.digest('SHA-256', typeof text === 'string' ? new TextEncoder().encode(text) : text));
+export async function sha256Hex(data: string | Uint8Array<ArrayBuffer>): Promise<string> {
+  return hex(await crypto.subtle.digest('SHA-256', typeof data === 'string' ? (new TextEncoder().encode(data) as Uint8Array<ArrayBuffer>) : data));
 }
 
 /**

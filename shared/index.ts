@@ -6,6 +6,7 @@ export * from './request-body';
 export * from './bytes';
 export * from './asset-ref';
 export * from './library/constants';
+export * from './library/canonical-query';
 export * from './library/resources';
 export * from './library/readiness';
 export * from './library/envelope';

@@ -1,3 +1,5 @@
+import { API_REGION, API_SERVICE, canonicalQuery, hex, sha256Hex } from '../../../shared';
+
 /**
  * Signs `/api/v3` requests with the service's HMAC-SHA256 scheme (service interface,
  * "Access key pair"). WebCrypto only. The derived signing key changes once a day, so it is
@@ -16,36 +18,20 @@ export interface SignedRequest {
   body: Uint8Array<ArrayBuffer>;
 }
 
-export const REGION = 'cn-beijing';
-export const SERVICE = 'ark';
+const REGION = API_REGION;
+const SERVICE = API_SERVICE;
 export const SIGNED_HEADERS = 'content-type;host;x-content-sha256;x-date';
 const CONTENT_TYPE = 'application/json';
 const encoder = new TextEncoder();
 /** UTF-8 bytes, typed for WebCrypto and fetch in both workerd's and the DOM's type libraries. */
 const utf8 = (text: string) => encoder.encode(text) as Uint8Array<ArrayBuffer>;
 
-const toHex = (buf: ArrayBuffer): string => {
-  let out = '';
-  for (const b of new Uint8Array(buf)) out += b.toString(16).padStart(2, '0');
-  return out;
-};
-const sha256Hex = async (data: Uint8Array<ArrayBuffer> | string): Promise<string> =>
-  toHex(await crypto.subtle.digest('SHA-256', typeof data === 'string' ? utf8(data) : data));
 const hmacKey = (raw: BufferSource): Promise<CryptoKey> =>
   crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
 const hmac = async (key: CryptoKey, data: string): Promise<ArrayBuffer> => crypto.subtle.sign('HMAC', key, encoder.encode(data));
 
 /** `YYYYMMDDTHHMMSSZ` for a date. */
 export const formatXDate = (date: Date): string => date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
-
-/** Query pairs sorted by key, URL-encoded (RFC 3986). */
-export function canonicalQuery(params: URLSearchParams): string {
-  const enc = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return [...params]
-    .map(([k, v]) => `${enc(k)}=${enc(v)}`)
-    .sort()
-    .join('&');
-}
 
 export class Signer {
   readonly #credentials: Credentials;
@@ -82,7 +68,7 @@ export class Signer {
     const canonicalRequest = ['POST', url.pathname, canonicalQuery(url.searchParams), canonicalHeaders, SIGNED_HEADERS, payloadHash].join('\n');
     const scope = `${shortDate}/${REGION}/${SERVICE}/request`;
     const stringToSign = ['HMAC-SHA256', xDate, scope, await sha256Hex(canonicalRequest)].join('\n');
-    const signature = toHex(await hmac(await this.signingKey(shortDate), stringToSign));
+    const signature = hex(await hmac(await this.signingKey(shortDate), stringToSign));
     return {
       body: bytes,
       headers: {

@@ -1,6 +1,6 @@
 import { API_REGION, API_SERVICE, LIMITS } from '../../../shared';
 import type { Account, AccountBook } from '../accounts';
-import { hex, sameSecret, sha256Hex } from '../../../shared';
+import { canonicalQuery, hex, sameSecret, sha256Hex } from '../../../shared';
 
 /**
  * The service's check of a signed `/api/v3` request, written from the interface text alone and
@@ -24,16 +24,6 @@ async function hmac(key: BufferSource, data: string): Promise<ArrayBuffer> {
 }
 
 const fail = (message: string): Verdict => ({ ok: false, code: 'SignatureDoesNotMatch', message });
-
-/** Canonical query: pairs sorted by key, keys and values percent-encoded (RFC 3986). */
-function canonicalQuery(url: URL): string {
-  const enc = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return [...url.searchParams]
-    .map(([k, val]) => [enc(k), enc(val)] as const)
-    .sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0))
-    .map(([k, val]) => `${k}=${val}`)
-    .join('&');
-}
 
 /**
  * Verifies a request's signature over `body` (the exact bytes received).
@@ -69,7 +59,7 @@ export async function verifySignature(request: Request, body: ArrayBuffer, accou
   const url = new URL(request.url);
   const host = request.headers.get('host') ?? url.host;
   const canonicalHeaders = `content-type:${(request.headers.get('content-type') ?? '').trim()}\nhost:${host}\nx-content-sha256:${claimedHash}\nx-date:${xDate}\n`;
-  const canonicalRequest = [request.method, url.pathname, canonicalQuery(url), canonicalHeaders, SIGNED_HEADERS, payloadHash].join('\n');
+  const canonicalRequest = [request.method, url.pathname, canonicalQuery(url.searchParams), canonicalHeaders, SIGNED_HEADERS, payloadHash].join('\n');
   const scope = `${scopeDate}/${API_REGION}/${API_SERVICE}/request`;
   const stringToSign = ['HMAC-SHA256', xDate, scope, await sha256Hex(canonicalRequest)].join('\n');
 
