@@ -4,6 +4,7 @@ export * from './validation';
 export * from './media-url';
 export * from './request-body';
 export * from './bytes';
+export * from './admin';
 export * from './asset-ref';
 export * from './library/constants';
 export * from './library/canonical-query';

@@ -1,11 +1,8 @@
-/** A small client of the proxy's admin API (contract section 3). */
+import type { MemberProfile } from '../../shared';
 
-export interface MemberSummary {
-  id: string;
-  name: string;
-  createdAt: string;
-  revoked: boolean;
-}
+/** A small client of the proxy's admin API (docs/proxy-api.md, "Admin"). */
+
+export type MemberSummary = MemberProfile;
 
 export class AdminClient {
   constructor(

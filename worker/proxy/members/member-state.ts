@@ -1,4 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
+import type { MemberProfile } from '../../../shared';
 import type { ProxyEnv } from '../env';
 import type { ProxyResponse } from '../http/responses';
 import { handleLibrary, type LibraryCall } from '../library/handle';
@@ -7,12 +8,7 @@ import type { MemberContext } from './context';
 import { MEMBER_SCHEMA } from './schema';
 import { sameHash } from './token';
 
-export interface Profile {
-  id: string;
-  name: string;
-  createdAt: string;
-  revoked: boolean;
-}
+export type Profile = MemberProfile;
 
 export interface Consent {
   scope: string;
