@@ -187,6 +187,20 @@ describe('signature checks stay bounded whatever the query and headers', () => {
   });
 });
 
+describe('routes outside the interfaces', () => {
+  it('an unknown path of 10,000 characters is a JSON 404 repeating it clipped', async () => {
+    const res = await helper('GET', `/${'p'.repeat(10_000)}`);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'not_found', message: expect.stringContaining('… (10001 characters) is not a route of the sandbox.') });
+  });
+
+  it('a result video that does not exist is a JSON 404', async () => {
+    const res = await helper('GET', '/sandbox/videos/cgt-none.mp4');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'not_found', message: 'No completed video has this id.' });
+  });
+});
+
 describe('messages are one sentence', () => {
   it('schema messages get exactly one full stop, on every interface', async () => {
     expect((await api('CreateAssetGroup', { Name: '' })).error?.Message).toBe('Name: must be 1 to 64 characters.');
