@@ -16,7 +16,7 @@ import {
   type FuzzBody,
   type FuzzField,
 } from '../../test/support/fuzz';
-import { adminHeaders, proxyFetch, sandbox, type Member } from './testing/client';
+import { adminHeaders, appFetch as proxyFetch, sandbox, type Member } from './testing/client';
 import { asset, count, group, member } from './testing/helpers';
 
 /**

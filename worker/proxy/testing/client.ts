@@ -1,7 +1,9 @@
 /// <reference path="../../../test/support/provided-context.d.ts" />
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
 import { inject } from 'vitest';
 import type { ProxyEnv } from '../env';
+import app from '../index';
 
 /** Helpers for the proxy's integration tests: members, calls through the proxy, the sandbox. */
 
@@ -16,6 +18,20 @@ export const seen: string[] = [];
 export async function proxyFetch(path: string, init: RequestInit = {}): Promise<Response> {
   const worker = (exports as unknown as { default: { fetch(r: Request): Promise<Response> } }).default;
   const response = await worker.fetch(new Request(new URL(path, ORIGIN), init));
+  const body = await response.clone().text();
+  seen.push(`${response.status} ${JSON.stringify([...response.headers])} ${body}`);
+  return response;
+}
+
+/**
+ * The proxy's app called directly in this isolate (same bindings and Durable Objects). For long
+ * runs such as fuzzing: each call through the pool's `exports.default.fetch` costs more than the
+ * one before, while a direct call stays flat. Answers are recorded for the leak guard all the same.
+ */
+export async function appFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  const ctx = createExecutionContext();
+  const response = await app.fetch(new Request(new URL(path, ORIGIN), init), env, ctx);
+  await waitOnExecutionContext(ctx);
   const body = await response.clone().text();
   seen.push(`${response.status} ${JSON.stringify([...response.headers])} ${body}`);
   return response;
