@@ -19,6 +19,9 @@ export default defineConfig({
   test: {
     // Inherited by every project (the sandbox's and the proxy's fuzz tests).
     provide: FUZZ,
+    // The proxy's one-line request logs are checked through console spies; printed, they would
+    // bury the output (a fuzz run writes hundreds of thousands).
+    onConsoleLog: (log) => !log.startsWith('{"time":'),
     projects: [
       {
         test: {
@@ -59,9 +62,6 @@ export default defineConfig({
         test: {
           name: 'proxy',
           testTimeout: 30_000,
-          // The proxy's one-line request logs are checked through console spies; printed, they
-          // would bury the output (a fuzz run writes hundreds of thousands).
-          onConsoleLog: (log) => !log.startsWith('{"time":'),
           // The sandbox's faults and request counters are global: files run one after another so
           // that an injected fault or a stats delta belongs to the test that caused it.
           fileParallelism: false,
