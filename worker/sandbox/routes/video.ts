@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
 import { checkVideoCreate, invalidParameter, MODELS, sentence, videoError, type TaskStatus } from '../../../shared';
 import { accountBook, type Account } from '../accounts';
-import { readTiming, type SandboxEnv } from '../env';
+import type { SandboxEnv } from '../env';
+import { readTiming } from '../sandbox-settings';
 import type { Fault, FaultTarget } from '../state/control';
 import { answerable, limitOf, readJson, tooLarge } from './body';
 import { service } from './service';

@@ -1,5 +1,5 @@
 import { clip } from '../../../shared';
-import type { SandboxTiming } from '../env';
+import type { SandboxTiming } from '../sandbox-settings';
 import { randomHex } from '../../../shared';
 
 /** What every state operation needs: the database, the sandbox clock and the public origin. */

@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Action, LibraryRequest, Reference, VideoCreateBody, VideoTask } from '../../../shared';
-import { readTiming, type SandboxEnv } from '../env';
+import { readTiming, type SandboxSettings } from '../sandbox-settings';
 import * as assets from './assets';
 import type { Ctx, Outcome } from './context';
 import * as control from './control';
@@ -33,10 +33,10 @@ const OPERATIONS: Record<Action, Handler> = {
  * the sandbox values strict consistency over scale. Downloads run from the alarm, so they
  * finish even when no request is waiting on them.
  */
-export class ServiceState extends DurableObject<SandboxEnv> {
+export class ServiceState extends DurableObject<SandboxSettings> {
   #offset: number;
 
-  constructor(state: DurableObjectState, env: SandboxEnv) {
+  constructor(state: DurableObjectState, env: SandboxSettings) {
     super(state, env);
     this.ctx.storage.sql.exec(SCHEMA);
     this.#offset = control.clockOffset(this.ctx.storage.sql);
