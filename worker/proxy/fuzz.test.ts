@@ -50,12 +50,8 @@ const segment = (value: string): string => {
 };
 
 const bearer = () => ({ Authorization: `Bearer ${m.token}` });
-const idempotencyKey = fc.option(fc.oneof(fc.string({ minLength: 1, maxLength: 20, unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)) }), fc.constantFrom(' ', 'x'.repeat(256), 'k\u00e9')), { nil: undefined });
-const withKey = (key: string | undefined): Record<string, string> => {
-  if (key === undefined) return {};
-  // Headers take Latin-1 only: send what a raw client could (é as its UTF-8 bytes read as Latin-1).
-  return { 'Idempotency-Key': String.fromCharCode(...new TextEncoder().encode(key)) };
-};
+const idempotencyKey = fc.option(fc.oneof(fc.string({ minLength: 1, maxLength: 20, unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)) }), fc.constantFrom(' ', 'x'.repeat(256), 'tab\tkey')), { nil: undefined });
+const withKey = (key: string | undefined): Record<string, string> => (key === undefined ? {} : { 'Idempotency-Key': key });
 
 async function run<T>(name: string, cases: fc.Arbitrary<T>, send: (input: T) => Promise<Response>, extra: { json?: boolean } = {}) {
   assertNoViolations(await fuzzRoute(report, { name, cases, send, upstream, ...extra }));
