@@ -1,35 +1,9 @@
 import type { MemberDirectory } from './members/directory';
 import type { MemberState } from './members/member-state';
+import type { ProxySettings } from './proxy-settings';
 
-/** The proxy's configuration (contract section 2) and bindings. */
-export interface ProxyEnv {
+/** The proxy Worker's bindings: its settings and the namespaces of its Durable Objects. */
+export interface ProxyEnv extends ProxySettings {
   MEMBERS: DurableObjectNamespace<MemberState>;
   DIRECTORY: DurableObjectNamespace<MemberDirectory>;
-  ASSET_API_BASE: string;
-  VIDEO_API_BASE: string;
-  ACCESS_KEY_ID: string;
-  SECRET_ACCESS_KEY: string;
-  VIDEO_API_KEY: string;
-  ADMIN_TOKEN: string;
-  ALLOWED_ORIGINS?: string;
-  ALLOW_HTTP_MEDIA?: string;
-  /** Milliseconds before a create answers 504 while the upstream call continues (default 25000). */
-  UPSTREAM_TIMEOUT_MS?: string;
-}
-
-/** The secret values of the configuration: the logger and response scrubber never let them out. */
-export const secretValues = (env: ProxyEnv): string[] =>
-  [env.SECRET_ACCESS_KEY, env.VIDEO_API_KEY, env.ADMIN_TOKEN, env.ACCESS_KEY_ID].filter((s): s is string => typeof s === 'string' && s.length >= 4);
-
-export const allowHttpMedia = (env: ProxyEnv): boolean => env.ALLOW_HTTP_MEDIA === 'on';
-
-export const upstreamTimeoutMs = (env: ProxyEnv): number => {
-  const n = Number(env.UPSTREAM_TIMEOUT_MS);
-  return Number.isFinite(n) && n > 0 ? n : 25_000;
-};
-
-/** Names of required settings that are missing: answered by /healthz and at startup of each request. */
-export function missingConfig(env: ProxyEnv): string[] {
-  const required = ['ASSET_API_BASE', 'VIDEO_API_BASE', 'ACCESS_KEY_ID', 'SECRET_ACCESS_KEY', 'VIDEO_API_KEY', 'ADMIN_TOKEN'] as const;
-  return required.filter((name) => !env[name]);
 }

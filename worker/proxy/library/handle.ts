@@ -1,5 +1,5 @@
 import { API_VERSION, check, clip, isAction, librarySchemas, parseJsonBytes, type Action } from '../../../shared';
-import { allowHttpMedia, upstreamTimeoutMs } from '../env';
+import { allowHttpMedia, upstreamTimeoutMs } from '../proxy-settings';
 import { jsonResponse, libraryFailure, type ProxyResponse } from '../http/responses';
 import type { MemberContext } from '../members/context';
 import * as idempotency from '../members/idempotency';

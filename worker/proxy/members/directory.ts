@@ -1,14 +1,17 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { ProxyEnv } from '../env';
-import type { Profile } from './member-state';
+import type { ProxySettings } from '../proxy-settings';
+import type { MemberState, Profile } from './member-state';
 import { hashToken, newMemberId, newToken } from './token';
 
 /**
  * The list of members, for the admin API only: never on a member's request path (each member's
  * token routes straight to that member's object).
  */
-export class MemberDirectory extends DurableObject<ProxyEnv> {
-  constructor(state: DurableObjectState, env: ProxyEnv) {
+/** What the directory needs: the members' namespace (typed here, not through env.ts, to keep imports one-way). */
+type DirectoryEnv = ProxySettings & { MEMBERS: DurableObjectNamespace<MemberState> };
+
+export class MemberDirectory extends DurableObject<DirectoryEnv> {
+  constructor(state: DurableObjectState, env: DirectoryEnv) {
     super(state, env);
     this.ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS members (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)');
   }

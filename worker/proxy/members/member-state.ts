@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { MemberProfile } from '../../../shared';
-import type { ProxyEnv } from '../env';
+import type { ProxySettings } from '../proxy-settings';
 import type { ProxyResponse } from '../http/responses';
 import { handleLibrary, type LibraryCall } from '../library/handle';
 import * as video from '../video/handle';
@@ -25,8 +25,8 @@ export type VideoCall =
  * One member's state, strongly consistent: token hash, owned ids, idempotency records,
  * portrait handles, consents. Each authenticated request is handled here in one call.
  */
-export class MemberState extends DurableObject<ProxyEnv> {
-  constructor(state: DurableObjectState, env: ProxyEnv) {
+export class MemberState extends DurableObject<ProxySettings> {
+  constructor(state: DurableObjectState, env: ProxySettings) {
     super(state, env);
     this.ctx.storage.sql.exec(MEMBER_SCHEMA);
   }

@@ -1,5 +1,5 @@
 import { API_VERSION, type Action } from '../../../shared';
-import type { ProxyEnv } from '../env';
+import type { ProxySettings } from '../proxy-settings';
 import { Signer } from '../signing/signer';
 
 /** What the proxy needs of an upstream answer. */
@@ -20,7 +20,7 @@ async function send(url: URL, init: RequestInit, timeoutMs = HARD_LIMIT_MS): Pro
 
 // One signer per isolate and key pair: its signing key is derived once a day, not per request.
 let signer: { id: string; secret: string; signer: Signer } | null = null;
-function signerFor(env: ProxyEnv): Signer {
+function signerFor(env: ProxySettings): Signer {
   if (!signer || signer.id !== env.ACCESS_KEY_ID || signer.secret !== env.SECRET_ACCESS_KEY) {
     signer = { id: env.ACCESS_KEY_ID, secret: env.SECRET_ACCESS_KEY, signer: new Signer({ accessKeyId: env.ACCESS_KEY_ID, secretAccessKey: env.SECRET_ACCESS_KEY }) };
   }
@@ -31,14 +31,14 @@ function signerFor(env: ProxyEnv): Signer {
 export const isTimeout = (error: unknown): boolean => error instanceof Error && error.name === 'TimeoutError';
 
 /** A signed `/api/v3` call over the exact bytes sent. */
-export async function libraryCall(env: ProxyEnv, action: Action, params: unknown, timeoutMs?: number): Promise<Upstream> {
+export async function libraryCall(env: ProxySettings, action: Action, params: unknown, timeoutMs?: number): Promise<Upstream> {
   const url = new URL(`/api/v3?Action=${action}&Version=${API_VERSION}`, env.ASSET_API_BASE);
   const signed = await signerFor(env).sign(url, JSON.stringify(params));
   return send(url, { method: 'POST', headers: signed.headers, body: signed.body }, timeoutMs);
 }
 
 /** A `/v1` call with the team's `sk-` key. */
-export function videoCall(env: ProxyEnv, method: 'GET' | 'POST', path: string, body?: string, timeoutMs?: number): Promise<Upstream> {
+export function videoCall(env: ProxySettings, method: 'GET' | 'POST', path: string, body?: string, timeoutMs?: number): Promise<Upstream> {
   const headers: Record<string, string> = { Authorization: `Bearer ${env.VIDEO_API_KEY}` };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   return send(new URL(path, env.VIDEO_API_BASE), { method, headers, body }, timeoutMs);

@@ -1,5 +1,5 @@
 import { checkVideoCreate, clip, invalidParameter, parseJsonBytes, readinessFor, videoError, type Asset, type CheckedVideoCreate } from '../../../shared';
-import { allowHttpMedia, upstreamTimeoutMs } from '../env';
+import { allowHttpMedia, upstreamTimeoutMs } from '../proxy-settings';
 import { videoFailure, type ProxyResponse } from '../http/responses';
 import type { MemberContext } from '../members/context';
 import * as idempotency from '../members/idempotency';

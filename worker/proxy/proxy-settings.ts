@@ -1,0 +1,34 @@
+/**
+ * The proxy's configuration (docs/operating.md): what handlers and Durable Objects read. The
+ * Worker's bindings (env.ts) add the Durable Object namespaces on top, so that no module below
+ * the Durable Object classes depends on them.
+ */
+export interface ProxySettings {
+  ASSET_API_BASE: string;
+  VIDEO_API_BASE: string;
+  ACCESS_KEY_ID: string;
+  SECRET_ACCESS_KEY: string;
+  VIDEO_API_KEY: string;
+  ADMIN_TOKEN: string;
+  ALLOWED_ORIGINS?: string;
+  ALLOW_HTTP_MEDIA?: string;
+  /** Milliseconds before a create answers 504 while the upstream call continues (default 25000). */
+  UPSTREAM_TIMEOUT_MS?: string;
+}
+
+/** The secret values of the configuration: the logger and response scrubber never let them out. */
+export const secretValues = (env: ProxySettings): string[] =>
+  [env.SECRET_ACCESS_KEY, env.VIDEO_API_KEY, env.ADMIN_TOKEN, env.ACCESS_KEY_ID].filter((s): s is string => typeof s === 'string' && s.length >= 4);
+
+export const allowHttpMedia = (env: ProxySettings): boolean => env.ALLOW_HTTP_MEDIA === 'on';
+
+export const upstreamTimeoutMs = (env: ProxySettings): number => {
+  const n = Number(env.UPSTREAM_TIMEOUT_MS);
+  return Number.isFinite(n) && n > 0 ? n : 25_000;
+};
+
+/** Names of required settings that are missing: answered by /healthz and at startup of each request. */
+export function missingConfig(env: ProxySettings): string[] {
+  const required = ['ASSET_API_BASE', 'VIDEO_API_BASE', 'ACCESS_KEY_ID', 'SECRET_ACCESS_KEY', 'VIDEO_API_KEY', 'ADMIN_TOKEN'] as const;
+  return required.filter((name) => !env[name]);
+}
