@@ -1,7 +1,7 @@
 /**
  * `npm run proxy`: only the proxy, on PROXY_PORT (default 8787). Each configuration name of
  * PROXY_CONFIG (scripts/lib/dev-vars.ts) comes from the environment variable of the same name
- * when set, else from .dev.vars (contract section 2). Ctrl-C, SIGTERM, SIGHUP (or npm going away)
+ * when set, else from .dev.vars (docs/operating.md, "Configuration"). Ctrl-C, SIGTERM, SIGHUP (or npm going away)
  * stop wrangler and workerd before it exits; a taken port exits 1 with a message naming it.
  */
 import { PROXY_REQUIRED, proxyConfig } from './lib/dev-vars';

@@ -1,5 +1,5 @@
 /**
- * An independent client of the service, written only from shared/spec/service-interface.md
+ * An independent client of the service, written only from the service's published interface
  * (no imports from shared/ or worker/), so that it can check the sandbox and the real service
  * against the text rather than against our own code.
  *

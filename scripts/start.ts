@@ -1,5 +1,5 @@
 /**
- * `npm start`: the local stack (contract section 1). The sandbox on SANDBOX_PORT, the proxy on
+ * `npm start`: the local stack (README.md, "Commands"). The sandbox on SANDBOX_PORT, the proxy on
  * PROXY_PORT wired to it, a dev member created if missing, and the extension built to
  * .output/chrome-mv3 with the local proxy URL preset. Runs until Ctrl-C, SIGTERM or SIGHUP (or npm
  * going away), which stop every process it started (wrangler, workerd, the build) before it exits;

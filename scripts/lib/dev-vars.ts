@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ROOT } from './wrangler-dev';
 
 /**
- * The proxy's configuration names (contract section 2): the one list that `npm start` and
+ * The proxy's configuration names (docs/operating.md, "Configuration"): the one list that `npm start` and
  * `npm run proxy` pass to the proxy from the environment, else `.dev.vars`. Names the proxy does
  * not read yet are harmless to pass.
  */

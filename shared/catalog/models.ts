@@ -2,7 +2,7 @@ import type { GenerationParameter } from '../video/schemas';
 
 /**
  * The model capability catalog: what each video model accepts. The service does not publish
- * these facts; they come from ../shared/spec/models.md (late 2026) and are kept here as data so
+ * these facts; they were gathered from the vendor's model pages (late 2026) and are kept here as data so
  * that one edit updates the proxy, the sandbox and the extension alike.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The independent spec client (scripts/spec-client.ts, written only from service-interface.md)
+ * The independent spec client (scripts/spec-client.ts, written only from the service's published interface)
  * against a freshly started sandbox: the typical flow end to end, plus the envelope checks the
  * client relies on.
  */

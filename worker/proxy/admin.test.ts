@@ -3,7 +3,7 @@ import { adminHeaders, api, call, proxyEnv, proxyFetch } from './testing/client'
 import { member, memberRows } from './testing/helpers';
 import { memberTokens } from './testing/leak-guard';
 
-/** The admin API (contract section 3). */
+/** The admin API (docs/proxy-api.md, "Admin"). */
 
 const admin = async (method: string, path: string, body?: unknown, headers: Record<string, string> = adminHeaders()) => {
   const response = await proxyFetch(path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { proxyEnv, proxyFetch } from './testing/client';
 import { member, MODEL, noUpstream } from './testing/helpers';
 
-/** Member tokens on every member route (contract section 3): missing, malformed or unknown -> 401. */
+/** Member tokens on every member route (docs/proxy-api.md, "Authentication"): missing, malformed or unknown -> 401. */
 
 const ROUTES: [method: string, path: string, body?: unknown][] = [
   ['POST', '/api/v3?Action=ListAssetGroups&Version=2024-01-01', {}],

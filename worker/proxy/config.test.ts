@@ -9,7 +9,7 @@ import { group, member, MODEL, noUpstream, PNG } from './testing/helpers';
 import * as video from './video/handle';
 
 /**
- * Configuration (contract section 2) that the test bindings do not exercise: the proxy is driven
+ * Configuration (docs/operating.md, "Configuration") that the test bindings do not exercise: the proxy is driven
  * here with another configuration: the Worker's fetch with other vars, or a member's request
  * handler inside the member's own Durable Object with another env.
  */

@@ -3,7 +3,7 @@ import { MODELS } from '../../shared';
 import { call, proxyFetch } from './testing/client';
 import { member, noUpstream } from './testing/helpers';
 
-/** Proxy extras (contract section 6), /healthz (section 3) and CORS (section 2). */
+/** Proxy extras (docs/proxy-api.md: "Member extras", "Health", CORS under "Authentication"). */
 
 describe('GET /proxy/me', () => {
   it('answers the calling member\'s id and name only', async () => {

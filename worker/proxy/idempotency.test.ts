@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { api, call, sandbox, type Member } from './testing/client';
 import { asset, group, member, memberRows, MODEL, noUpstream, PNG, untilActive, upstream } from './testing/helpers';
 
-/** Idempotency-Key on creates (contract sections 4 and 5). */
+/** Idempotency-Key on creates (docs/proxy-api.md). */
 
 const create = (m: Member, body: unknown, key?: string) =>
   call(m, 'POST', '/v1/video/generations', body, key === undefined ? {} : { 'Idempotency-Key': key });

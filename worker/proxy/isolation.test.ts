@@ -4,7 +4,7 @@ import { api, call, sandbox } from './testing/client';
 import { asset, group, member, MODEL, noUpstream, PNG, portraitSession, task, untilActive, upstream } from './testing/helpers';
 
 /**
- * Members are isolated (contract sections 4 and 5): every id belongs to the member who obtained
+ * Members are isolated (docs/proxy-api.md): every id belongs to the member who obtained
  * it; another member's id gets AccessDenied 403 (404 task_not_found, 400 invalid_parameter on /v1)
  * and nothing is sent upstream. Lists hold only the member's own items.
  */

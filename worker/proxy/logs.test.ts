@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { adminHeaders, api, call, proxyFetch, sandbox } from './testing/client';
 import { group, member, MODEL } from './testing/helpers';
 
-/** One JSON line per request: member id, route, operation, status, duration (contract section 7). */
+/** One JSON line per request: member id, route, operation, status, duration (docs/operating.md, "Logs"). */
 
 const logSpy = () => (vi.isMockFunction(console.log) ? vi.mocked(console.log) : vi.spyOn(console, 'log'));
 

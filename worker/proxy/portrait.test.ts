@@ -3,7 +3,7 @@ import { api, call, sandbox, seen } from './testing/client';
 import { consent, member, memberRows, noUpstream, portraitSession, upstream } from './testing/helpers';
 import { partnerTokens } from './testing/leak-guard';
 
-/** Portrait custody (contract section 4): consent first, an opaque handle, creator-only, single use. */
+/** Portrait custody (docs/proxy-api.md): consent first, an opaque handle, creator-only, single use. */
 
 describe('CreatePortraitSession', () => {
   it('is refused without a consent on record: ValidationError naming consent, no upstream call', async () => {

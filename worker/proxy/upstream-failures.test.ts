@@ -3,7 +3,7 @@ import { api, call, sandbox, waitFor, type Member } from './testing/client';
 import { group, member, memberRows, MODEL, noUpstream, sleep, upstream } from './testing/helpers';
 
 /**
- * What the member sees when the service fails (contract sections 4 and 5): 429 passes through with
+ * What the member sees when the service fails (docs/proxy-api.md): 429 passes through with
  * Retry-After and is never retried by the proxy; 5xx become readable errors with the status kept;
  * a create that outlives UPSTREAM_TIMEOUT_MS (1.5 s in tests) answers 504 and goes on.
  */

@@ -3,7 +3,7 @@ import { api, call, mediaUrl, waitFor, type Member } from './testing/client';
 import { asset, group, member, MODEL, noUpstream, PNG, upstream } from './testing/helpers';
 
 /**
- * Input checks before any upstream call (contract sections 4 and 5): a ValidationError envelope
+ * Input checks before any upstream call (docs/proxy-api.md): a ValidationError envelope
  * (HTTP 400) naming the field on /api/v3; 400 invalid_parameter with error.param on /v1.
  */
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { call, mediaUrl, sandbox, waitFor } from './testing/client';
 import { asset, group, member, MODEL, noUpstream, PNG, untilActive, upstream } from './testing/helpers';
 
-/** The video interface through the proxy (contract section 5): models, create, get. */
+/** The video interface through the proxy (docs/proxy-api.md, "Video"): models, create, get. */
 
 describe('GET /v1/models', () => {
   it("relays the service's model listing", async () => {

@@ -4,7 +4,7 @@ import { check, clip, parseJsonBytes, sentence, strictObjectMessage } from '../.
 import type { ProxyEnv } from '../env';
 import { bearerToken, sameHash } from '../members/token';
 
-/** The admin API (contract section 3), behind `Authorization: Bearer ${ADMIN_TOKEN}`. */
+/** The admin API (docs/proxy-api.md, "Admin"), behind `Authorization: Bearer ${ADMIN_TOKEN}`. */
 export const admin = new Hono<{ Bindings: ProxyEnv }>();
 
 const directory = (env: ProxyEnv) => env.DIRECTORY.get(env.DIRECTORY.idFromName('directory'));

@@ -1,7 +1,7 @@
 import { clip } from '../../../shared';
 import { redact } from './redact';
 
-/** Fields of the one log line per request (contract section 7). */
+/** Fields of the one log line per request (docs/operating.md, "Logs"). */
 export interface RequestLog {
   member?: string;
   route: string;
