@@ -179,6 +179,6 @@ export function portFrom(name: string, fallback: number): number {
 export const fromEnv = (names: readonly string[]): Record<string, string> =>
   Object.fromEntries(names.flatMap((n) => (process.env[n] !== undefined ? [[n, process.env[n]!]] : [])));
 
-/** The sandbox's settings that the environment may override (contract section 8). */
+/** The sandbox's settings that the environment may override (docs/sandbox.md). */
 export const sandboxVars = () =>
   fromEnv(['SANDBOX_ACCOUNTS', 'SANDBOX_ASSET_SECONDS', 'SANDBOX_VIDEO_SECONDS', 'SANDBOX_PORTRAIT_SECONDS', 'SANDBOX_ALLOW_HTTP']);
