@@ -57,6 +57,30 @@ describe('Signer', () => {
     expect(signer.signingKey('20261123')).not.toBe(first);
   });
 
+  it('one signer reused across URLs, seconds and days signs as a fresh one does (its caches are keyed right)', async () => {
+    const reused = new Signer(VECTORS[0]!);
+    const calls = [
+      [VECTORS[0]!, '2026-11-22T01:02:03.100Z'],
+      [VECTORS[1]!, '2026-11-22T01:02:03.900Z'],
+      [VECTORS[0]!, '2026-11-22T01:02:04.000Z'],
+      [VECTORS[2]!, '2026-11-23T00:00:00.000Z'],
+      [VECTORS[0]!, '2026-11-22T01:02:03.100Z'],
+    ] as const;
+    for (const [v, at] of calls) {
+      const url = new URL(`http://${v.host}/api/v3?Action=${v.action}&Version=2024-01-01`);
+      const expected = await new Signer(VECTORS[0]!).sign(url, v.body, new Date(at));
+      expect(await reused.sign(url, v.body, new Date(at))).toEqual(expected);
+      expect(expected.headers['X-Date']).toBe(formatXDate(new Date(at)));
+    }
+  });
+
+  it('hashes a large body with WebCrypto, to the same payload hash', async () => {
+    const body = JSON.stringify({ Name: 'x'.repeat(5000) });
+    const signed = await new Signer(VECTORS[0]!).sign(new URL('http://api.example.com/api/v3?Action=CreateAssetGroup&Version=2024-01-01'), body);
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body));
+    expect(signed.headers['X-Content-Sha256']).toBe([...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join(''));
+  });
+
   it('formats X-Date as YYYYMMDDTHHMMSSZ in UTC', () => {
     expect(formatXDate(new Date('2026-01-02T03:04:05.678Z'))).toBe('20260102T030405Z');
   });
