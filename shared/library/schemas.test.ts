@@ -1,24 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { check, type Checked } from '../validation';
+import { check } from '../validation';
 import { ACTIONS, type Action } from './constants';
 import { librarySchemas } from './schemas';
+import { expectAccepted, expectRejected } from '../testing/checked-expectations';
 
 const schemas = librarySchemas();
 const httpSchemas = librarySchemas({ allowHttp: true });
-
-/** Asserts a rejection whose field is `field` and whose message names that field (and matches `text`). */
-function expectRejected(result: Checked<unknown>, field: string, text?: RegExp): void {
-  expect(result.ok, `expected a rejection naming ${field}`).toBe(false);
-  if (result.ok) return;
-  expect(result.problem.field).toBe(field);
-  expect(result.problem.message.startsWith(`${field}: `)).toBe(true);
-  if (text) expect(result.problem.message).toMatch(text);
-}
-
-function expectAccepted<T>(result: Checked<T>): T {
-  if (!result.ok) throw new Error(`expected acceptance, got ${result.problem.message}`);
-  return result.value;
-}
 
 const validAsset = { GroupId: 'group-1', AssetType: 'Image', Name: 'cat', URL: 'https://cdn.example.com/cat.png' };
 

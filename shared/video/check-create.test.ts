@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { modelSpec, RATIOS } from '../catalog/models';
-import type { Checked } from '../validation';
-import { checkVideoCreate, inputMode, valueProblem, videoRequestProblems, type CheckedVideoCreate } from './check-create';
+import { checkVideoCreate, inputMode, valueProblem, videoRequestProblems } from './check-create';
 import { listReferences, type Reference } from './references';
 import type { VideoCreateBody } from './schemas';
 import { MODEL_IDS } from '../catalog/testing/model-ids';
+import { expectAccepted, expectRejected } from '../testing/checked-expectations';
 
 const M = {
   ...MODEL_IDS,
@@ -38,18 +38,6 @@ const run = (model: string, extra: Record<string, unknown> = {}, options = {}) =
 /** A create body whose content is a text element followed by `elements` (so elements start at index 1). */
 const withContent = (model: string, elements: unknown[], extra: Record<string, unknown> = {}, options = {}) =>
   checkVideoCreate({ model, content: [text(), ...elements], ...extra }, options);
-
-function expectRejected(result: Checked<unknown>, field: string, text?: RegExp): void {
-  if (result.ok) throw new Error(`expected a rejection naming ${field}, but the request was accepted`);
-  expect(result.problem.field).toBe(field);
-  expect(result.problem.message.startsWith(`${field}: `)).toBe(true);
-  if (text) expect(result.problem.message).toMatch(text);
-}
-
-function expectAccepted(result: Checked<CheckedVideoCreate>): CheckedVideoCreate {
-  if (!result.ok) throw new Error(`expected acceptance, got ${result.problem.message}`);
-  return result.value;
-}
 
 describe('checkVideoCreate: text input', () => {
   it('accepts a prompt alone', () => {

@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { check, type Checked } from '../validation';
+import { check } from '../validation';
 import { contentElement, GENERATION_PARAMETERS, IMAGE_ROLES, videoCreateSchema } from './schemas';
-
-function expectRejected(result: Checked<unknown>, field: string, text?: RegExp): void {
-  expect(result.ok, `expected a rejection naming ${field}`).toBe(false);
-  if (result.ok) return;
-  expect(result.problem.field).toBe(field);
-  expect(result.problem.message.startsWith(`${field}: `)).toBe(true);
-  if (text) expect(result.problem.message).toMatch(text);
-}
-
-function expectAccepted<T>(result: Checked<T>): T {
-  if (!result.ok) throw new Error(`expected acceptance, got ${result.problem.message}`);
-  return result.value;
-}
+import { expectAccepted, expectRejected } from '../testing/checked-expectations';
 
 const MODEL = 'doubao-seedance-2-0-260128';
 const create = (body: Record<string, unknown>) => check(videoCreateSchema, { model: MODEL, ...body });
