@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { adminHeaders, api, call, proxyEnv, proxyFetch } from './testing/client';
-import { member, memberRows } from './testing/helpers';
+import { adminHeaders, api, call, proxyEnv, proxyFetch } from './testing/proxy-test-client';
+import { member, memberRows } from './testing/proxy-test-steps';
 import { memberTokens } from './testing/leak-guard';
 
 /** The admin API (docs/proxy-api.md, "Admin"). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { proxyEnv, proxyFetch } from './testing/client';
-import { member, MODEL, noUpstream } from './testing/helpers';
+import { proxyEnv, proxyFetch } from './testing/proxy-test-client';
+import { member, MODEL, noUpstream } from './testing/proxy-test-steps';
 
 /** Member tokens on every member route (docs/proxy-api.md, "Authentication"): missing, malformed or unknown -> 401. */
 

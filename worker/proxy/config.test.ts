@@ -2,11 +2,11 @@ import { createExecutionContext, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { ProxyEnv } from './env';
 import app from './index';
-import { handleLibrary } from './library/handle';
-import type { MemberContext } from './members/context';
-import { api, call, mediaUrl, proxyEnv, seen, type Member } from './testing/client';
-import { group, member, MODEL, noUpstream, PNG } from './testing/helpers';
-import * as video from './video/handle';
+import { handleLibrary } from './library/library-handler';
+import type { MemberContext } from './members/member-context';
+import { api, call, mediaUrl, proxyEnv, seen, type Member } from './testing/proxy-test-client';
+import { group, member, MODEL, noUpstream, PNG } from './testing/proxy-test-steps';
+import * as video from './video/video-handler';
 
 /**
  * Configuration (docs/operating.md, "Configuration") that the test bindings do not exercise: the proxy is driven

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MODELS } from '../../shared';
-import { call, proxyFetch } from './testing/client';
-import { member, noUpstream } from './testing/helpers';
+import { call, proxyFetch } from './testing/proxy-test-client';
+import { member, noUpstream } from './testing/proxy-test-steps';
 
 /** Proxy extras (docs/proxy-api.md: "Member extras", "Health", CORS under "Authentication"). */
 

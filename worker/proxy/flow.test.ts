@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addMember, api, call, mediaUrl, waitFor } from './testing/client';
+import { addMember, api, call, mediaUrl, waitFor } from './testing/proxy-test-client';
 
 describe('a member through the proxy', () => {
   it('creates a group and an asset, waits for Active and generates a video from it', async () => {

@@ -16,8 +16,8 @@ import {
   type FuzzBody,
   type FuzzField,
 } from '../../test/support/fuzz';
-import { adminHeaders, appFetch as proxyFetch, sandbox, type Member } from './testing/client';
-import { asset, count, group, member } from './testing/helpers';
+import { adminHeaders, appFetch as proxyFetch, sandbox, type Member } from './testing/proxy-test-client';
+import { asset, count, group, member } from './testing/proxy-test-steps';
 
 /**
  * Property tests of every proxy route with hostile input (see test/support/fuzz): whatever a caller

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { api, call, proxyFetch, sandbox, type Member } from './testing/client';
-import { asset, group, member, MODEL, noUpstream, untilActive, upstream } from './testing/helpers';
+import { api, call, proxyFetch, sandbox, type Member } from './testing/proxy-test-client';
+import { asset, group, member, MODEL, noUpstream, untilActive, upstream } from './testing/proxy-test-steps';
 
 /**
  * What one member (or one unlucky name) must not be able to do to the shared proxy: stall it with

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { api, call, sandbox, type Member } from './testing/client';
-import { asset, group, member, memberRows, MODEL, noUpstream, PNG, untilActive, upstream } from './testing/helpers';
+import { api, call, sandbox, type Member } from './testing/proxy-test-client';
+import { asset, group, member, memberRows, MODEL, noUpstream, PNG, untilActive, upstream } from './testing/proxy-test-steps';
 
 /** Idempotency-Key on creates (docs/proxy-api.md). */
 

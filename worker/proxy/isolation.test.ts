@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Member } from './testing/client';
-import { api, call, sandbox } from './testing/client';
-import { asset, group, member, MODEL, noUpstream, PNG, portraitSession, task, untilActive, upstream } from './testing/helpers';
+import type { Member } from './testing/proxy-test-client';
+import { api, call, sandbox } from './testing/proxy-test-client';
+import { asset, group, member, MODEL, noUpstream, PNG, portraitSession, task, untilActive, upstream } from './testing/proxy-test-steps';
 
 /**
  * Members are isolated (docs/proxy-api.md): every id belongs to the member who obtained

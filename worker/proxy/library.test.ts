@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { api, mediaUrl, sandbox, waitFor } from './testing/client';
-import { asset, group, member, noUpstream, PNG, portraitSession, untilActive, upstream } from './testing/helpers';
+import { api, mediaUrl, sandbox, waitFor } from './testing/proxy-test-client';
+import { asset, group, member, noUpstream, PNG, portraitSession, untilActive, upstream } from './testing/proxy-test-steps';
 
 /** The twelve `/api/v3` operations through the proxy: same bodies and envelopes as the service. */
 

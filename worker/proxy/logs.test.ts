@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { adminHeaders, api, call, proxyFetch, sandbox } from './testing/client';
-import { group, member, MODEL } from './testing/helpers';
+import { adminHeaders, api, call, proxyFetch, sandbox } from './testing/proxy-test-client';
+import { group, member, MODEL } from './testing/proxy-test-steps';
 
 /** One JSON line per request: member id, route, operation, status, duration (docs/operating.md, "Logs"). */
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { adminHeaders, api, call, mediaUrl, proxyEnv, proxyFetch, sandbox, seen, waitFor, type Member } from './testing/client';
-import { asset, consent, group, member, memberRows, MODEL, PNG, portraitSession, untilActive } from './testing/helpers';
+import { adminHeaders, api, call, mediaUrl, proxyEnv, proxyFetch, sandbox, seen, waitFor, type Member } from './testing/proxy-test-client';
+import { asset, consent, group, member, memberRows, MODEL, PNG, portraitSession, untilActive } from './testing/proxy-test-steps';
 import { memberTokens } from './testing/leak-guard';
 
 /**

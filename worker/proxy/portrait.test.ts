@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { api, call, sandbox, seen } from './testing/client';
-import { consent, member, memberRows, noUpstream, portraitSession, upstream } from './testing/helpers';
+import { api, call, sandbox, seen } from './testing/proxy-test-client';
+import { consent, member, memberRows, noUpstream, portraitSession, upstream } from './testing/proxy-test-steps';
 import { partnerTokens } from './testing/leak-guard';
 
 /** Portrait custody (docs/proxy-api.md): consent first, an opaque handle, creator-only, single use. */

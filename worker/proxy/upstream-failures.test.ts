@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { api, call, sandbox, waitFor, type Member } from './testing/client';
-import { group, member, memberRows, MODEL, noUpstream, sleep, upstream } from './testing/helpers';
+import { api, call, sandbox, waitFor, type Member } from './testing/proxy-test-client';
+import { group, member, memberRows, MODEL, noUpstream, sleep, upstream } from './testing/proxy-test-steps';
 
 /**
  * What the member sees when the service fails (docs/proxy-api.md): 429 passes through with

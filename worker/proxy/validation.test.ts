@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { api, call, mediaUrl, waitFor, type Member } from './testing/client';
-import { asset, group, member, MODEL, noUpstream, PNG, upstream } from './testing/helpers';
+import { api, call, mediaUrl, waitFor, type Member } from './testing/proxy-test-client';
+import { asset, group, member, MODEL, noUpstream, PNG, upstream } from './testing/proxy-test-steps';
 
 /**
  * Input checks before any upstream call (docs/proxy-api.md): a ValidationError envelope

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { call, mediaUrl, sandbox, waitFor } from './testing/client';
-import { asset, group, member, MODEL, noUpstream, PNG, untilActive, upstream } from './testing/helpers';
+import { call, mediaUrl, sandbox, waitFor } from './testing/proxy-test-client';
+import { asset, group, member, MODEL, noUpstream, PNG, untilActive, upstream } from './testing/proxy-test-steps';
 
 /** The video interface through the proxy (docs/proxy-api.md, "Video"): models, create, get. */
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { MODELS } from '../../shared';
-import { api, helper, newAsset, newGroup, settled, sleep, uniqueTag } from './testing/client';
+import { api, helper, newAsset, newGroup, settled, sleep, uniqueTag } from './testing/sandbox-test-client';
 
 /** Assets: real downloads, Processing -> Active / Failed, ModelReadiness, listing, update, delete. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { api, helper, newAsset, newGroup, sandboxFetch, settled, sleep, uniqueTag, v1, waitFor } from './testing/client';
+import { api, helper, newAsset, newGroup, sandboxFetch, settled, sleep, uniqueTag, v1, waitFor } from './testing/sandbox-test-client';
 
 /**
  * Everything that moves the sandbox clock (`POST /sandbox/clock`) lives in this one file, whose tests

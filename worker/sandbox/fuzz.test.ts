@@ -20,9 +20,9 @@ import {
   type FuzzRoute,
 } from '../../test/support/fuzz';
 import type { SandboxEnv } from './env';
-import { clockSchema, faultSchema } from './routes/helpers';
-import { completeSchema } from './routes/portrait';
-import { api, appFetch, DEV, helper, newAsset, newGroup, settled, signedFetch } from './testing/client';
+import { clockSchema, faultSchema } from './routes/test-helper-routes';
+import { completeSchema } from './routes/portrait-routes';
+import { api, appFetch, DEV, helper, newAsset, newGroup, settled, signedFetch } from './testing/sandbox-test-client';
 
 /**
  * Every sandbox route under hostile input: `FUZZ_RUNS` cases per route (default 40; `npm run fuzz`

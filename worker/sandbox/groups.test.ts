@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { api, newAsset, newGroup, settled, sleep, uniqueTag, v1 } from './testing/client';
+import { api, newAsset, newGroup, settled, sleep, uniqueTag, v1 } from './testing/sandbox-test-client';
 
 /** Asset groups: listing (filters, sorting, paging, defaults), update and delete. */
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { BODY_LIMITS, ECHO_MAX, JSON_DEPTH_MAX } from '../../shared';
 import type { SandboxEnv } from './env';
-import { api, DEV, helper, sandboxFetch, signedFetch, uniqueTag, v1 } from './testing/client';
+import { api, DEV, helper, sandboxFetch, signedFetch, uniqueTag, v1 } from './testing/sandbox-test-client';
 
 /**
  * One request never hurts the sandbox: bodies over the limit are refused before they are read (413

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api, helper, sandboxFetch, v1 } from './testing/client';
+import { api, helper, sandboxFetch, v1 } from './testing/sandbox-test-client';
 
 /**
  * The sandbox's test helpers: injected faults per target, request statistics and the clock's input

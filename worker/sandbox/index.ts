@@ -5,11 +5,11 @@ import { accountBook } from './accounts';
 import type { SandboxEnv } from './env';
 import { portraitImage, resultVideo, serveBytes } from './media/files';
 import { errorResponse, limitBodies } from './routes/body';
-import { advanceClock, resetStats, setFault, stats } from './routes/helpers';
-import { libraryRoute } from './routes/library';
-import { completePortrait, h5Page } from './routes/portrait';
-import { service } from './routes/service';
-import { createVideo, getVideo, listModels } from './routes/video';
+import { advanceClock, resetStats, setFault, stats } from './routes/test-helper-routes';
+import { libraryRoute } from './routes/library-route';
+import { completePortrait, h5Page } from './routes/portrait-routes';
+import { service } from './routes/service-object';
+import { createVideo, getVideo, listModels } from './routes/video-routes';
 
 export { ServiceState } from './state/service-state';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, DEV, helper, newAsset, newGroup, OTHER, settled, uniqueTag, v1 } from './testing/client';
+import { api, DEV, helper, newAsset, newGroup, OTHER, settled, uniqueTag, v1 } from './testing/sandbox-test-client';
 
 /** Every id belongs to the account that owns the key: account `other` never reaches `dev`'s ids. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { api, helper, newAsset, newGroup, settled, uniqueTag } from './testing/client';
+import { api, helper, newAsset, newGroup, settled, uniqueTag } from './testing/sandbox-test-client';
 
 /** The `/api/v3` envelope of each of the twelve operations, and the interface-level rejections. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api, helper, ORIGIN, sandboxFetch, uniqueTag } from './testing/client';
+import { api, helper, ORIGIN, sandboxFetch, uniqueTag } from './testing/sandbox-test-client';
 
 /**
  * Portrait sessions: link, token and expiry; the H5 page; ResolvePartnerToken while pending, after

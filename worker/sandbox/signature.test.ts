@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api, DEV, ORIGIN, OTHER, sandboxFetch, uniqueTag } from './testing/client';
+import { api, DEV, ORIGIN, OTHER, sandboxFetch, uniqueTag } from './testing/sandbox-test-client';
 
 /**
  * The sandbox verifies `/api/v3` signatures exactly as the service describes them. Most tests use

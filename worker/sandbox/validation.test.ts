@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { api, newGroup, uniqueTag } from './testing/client';
+import { api, newGroup, uniqueTag } from './testing/sandbox-test-client';
 
 /**
  * Every check the shared request schemas apply, seen through the HTTP interface: a

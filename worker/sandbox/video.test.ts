@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { MODELS } from '../../shared';
-import { DEV, helper, OTHER, newAsset, newGroup, sandboxFetch, settled, v1, waitFor } from './testing/client';
+import { DEV, helper, OTHER, newAsset, newGroup, sandboxFetch, settled, v1, waitFor } from './testing/sandbox-test-client';
 
 /**
  * The video interface without moving the clock: model listing, bearer keys, create validation,

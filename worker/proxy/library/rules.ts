@@ -1,8 +1,8 @@
 import type { Action, LibraryRequest, Page } from '../../../shared';
 import { libraryFailure, librarySuccess, type ProxyResponse } from '../http/responses';
-import type { MemberContext } from '../members/context';
+import type { MemberContext } from '../members/member-context';
 import { disown, own, owns, ownedIds, type OwnedKind } from '../members/owned';
-import * as portrait from './portrait';
+import * as portrait from './portrait-custody';
 
 /**
  * What the proxy adds to each operation: `before` checks ownership and scopes the request (or

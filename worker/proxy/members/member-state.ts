@@ -2,10 +2,10 @@ import { DurableObject } from 'cloudflare:workers';
 import type { MemberProfile } from '../../../shared';
 import type { ProxySettings } from '../proxy-settings';
 import type { ProxyResponse } from '../http/responses';
-import { handleLibrary, type LibraryCall } from '../library/handle';
-import * as video from '../video/handle';
-import type { MemberContext } from './context';
-import { MEMBER_SCHEMA } from './schema';
+import { handleLibrary, type LibraryCall } from '../library/library-handler';
+import * as video from '../video/video-handler';
+import type { MemberContext } from './member-context';
+import { MEMBER_SCHEMA } from './member-schema';
 import { sameHash } from './token';
 
 export type Profile = MemberProfile;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, vi } from 'vitest';
-import { proxyEnv, seen } from './client';
+import { proxyEnv, seen } from './proxy-test-client';
 
 /**
  * Setup file of the proxy project: every log line written and every response seen in a test

@@ -1,5 +1,5 @@
 import { LIMITS } from '../../../shared';
-import type { PageState } from '../state/portrait';
+import type { PageState } from '../state/portrait-sessions';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 

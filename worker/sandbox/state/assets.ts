@@ -10,7 +10,7 @@ import {
   type ModelReadiness,
   type Page,
 } from '../../../shared';
-import { accessDenied, newId, rows, success, validationError, type Ctx, type Outcome } from './context';
+import { accessDenied, newId, rows, success, validationError, type Ctx, type Outcome } from './state-context';
 import { ownGroup, type GroupRow } from './groups';
 import { paginate } from './paging';
 

@@ -1,4 +1,4 @@
-import { rows } from './context';
+import { rows } from './state-context';
 
 /** Test helpers' state: injected faults, request counters and the clock offset. */
 

@@ -1,5 +1,5 @@
 import type { AssetGroup, AssetGroupListItem, GroupType, IdResult, LibraryRequest, Page } from '../../../shared';
-import { accessDenied, iso, newId, rows, success, type Ctx, type Outcome } from './context';
+import { accessDenied, iso, newId, rows, success, type Ctx, type Outcome } from './state-context';
 import { paginate } from './paging';
 
 export interface GroupRow {

@@ -2,12 +2,12 @@ import { DurableObject } from 'cloudflare:workers';
 import type { Action, LibraryRequest, Reference, VideoCreateBody, VideoTask } from '../../../shared';
 import { readTiming, type SandboxSettings } from '../sandbox-settings';
 import * as assets from './assets';
-import type { Ctx, Outcome } from './context';
+import type { Ctx, Outcome } from './state-context';
 import * as control from './control';
-import { runPendingDownloads } from './downloads';
+import { runPendingDownloads } from './pending-downloads';
 import * as groups from './groups';
-import * as portrait from './portrait';
-import { SCHEMA } from './schema';
+import * as portrait from './portrait-sessions';
+import { SCHEMA } from './service-schema';
 import * as tasks from './tasks';
 
 type Handler = (ctx: Ctx, account: string, req: never) => Outcome<unknown>;

@@ -1,7 +1,7 @@
 import { clip, isKnownModel, videoError, invalidParameter, type Reference, type VideoApiError, type VideoCreateBody, type VideoTask } from '../../../shared';
 import { ownAsset, readinessOf } from './assets';
-import { rows, type Ctx } from './context';
-import { dataUriProblem } from './download';
+import { rows, type Ctx } from './state-context';
+import { dataUriProblem } from './media-download';
 import { randomHex } from '../../../shared';
 
 export interface TaskRow {

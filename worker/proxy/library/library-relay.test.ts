@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relayLibrary } from './relay';
+import { relayLibrary } from './library-relay';
 
 const envelope = (error?: { Code: string; Message: string }, result: unknown = {}) =>
   JSON.stringify({ ResponseMetadata: { RequestId: 'r', Action: 'ResolvePartnerToken', Version: '2024-01-01', Service: 'ark', Region: 'cn-beijing', ...(error ? { Error: error } : {}) }, ...(error ? {} : { Result: result }) });

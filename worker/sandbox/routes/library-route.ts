@@ -4,9 +4,9 @@ import { accountBook } from '../accounts';
 import { verifySignature } from '../auth/verify-signature';
 import type { SandboxEnv } from '../env';
 import { readTiming } from '../sandbox-settings';
-import type { Outcome } from '../state/context';
+import type { Outcome } from '../state/state-context';
 import { answerable, exactBuffer, jsonOf, limitOf, readBytes, tooLarge } from './body';
-import { service } from './service';
+import { service } from './service-object';
 
 type C = Context<{ Bindings: SandboxEnv }>;
 

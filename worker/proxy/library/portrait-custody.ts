@@ -1,6 +1,6 @@
 import type { LibraryRequest, PortraitSession, ResolvedPortrait } from '../../../shared';
 import { libraryFailure, type ProxyResponse } from '../http/responses';
-import type { MemberContext } from '../members/context';
+import type { MemberContext } from '../members/member-context';
 import { own } from '../members/owned';
 import { randomHex } from '../../../shared';
 

@@ -1,10 +1,10 @@
 import { API_VERSION, check, clip, isAction, librarySchemas, parseJsonBytes, type Action } from '../../../shared';
 import { allowHttpMedia, upstreamTimeoutMs } from '../proxy-settings';
 import { jsonResponse, libraryFailure, type ProxyResponse } from '../http/responses';
-import type { MemberContext } from '../members/context';
+import type { MemberContext } from '../members/member-context';
 import * as idempotency from '../members/idempotency';
 import { isTimeout, libraryCall, withDeadline, type Upstream } from '../upstream/fetch';
-import { relayLibrary } from './relay';
+import { relayLibrary } from './library-relay';
 import { RULES, type Rule } from './rules';
 
 export interface LibraryCall {

@@ -5,7 +5,7 @@ import type { SandboxEnv } from '../env';
 import { readTiming } from '../sandbox-settings';
 import type { Fault, FaultTarget } from '../state/control';
 import { answerable, limitOf, readJson, tooLarge } from './body';
-import { service } from './service';
+import { service } from './service-object';
 
 type C = Context<{ Bindings: SandboxEnv }>;
 

@@ -1,6 +1,6 @@
 import type { LibraryRequest, PortraitSession, ResolvedPortrait } from '../../../shared';
 import { insertAsset } from './assets';
-import { accessDenied, failure, iso, rows, success, validationError, type Ctx, type Outcome } from './context';
+import { accessDenied, failure, iso, rows, success, validationError, type Ctx, type Outcome } from './state-context';
 import { insertGroup } from './groups';
 import { randomHex } from '../../../shared';
 

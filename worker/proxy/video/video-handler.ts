@@ -1,11 +1,11 @@
 import { checkVideoCreate, clip, invalidParameter, parseJsonBytes, readinessFor, videoError, type Asset, type CheckedVideoCreate } from '../../../shared';
 import { allowHttpMedia, upstreamTimeoutMs } from '../proxy-settings';
 import { videoFailure, type ProxyResponse } from '../http/responses';
-import type { MemberContext } from '../members/context';
+import type { MemberContext } from '../members/member-context';
 import * as idempotency from '../members/idempotency';
 import { own, owns } from '../members/owned';
 import { isTimeout, libraryCall, videoCall, withDeadline, type Upstream } from '../upstream/fetch';
-import { relayVideo } from './relay';
+import { relayVideo } from './video-relay';
 
 const unreachable = () => videoFailure(502, videoError('internal_error', 'The video service could not be reached. Try again later.', 'server_error'));
 

@@ -4,7 +4,7 @@ import { strictObjectMessage, TASK_STATUSES } from '../../../shared';
 import type { SandboxEnv } from '../env';
 import { FAULT_TARGETS } from '../state/control';
 import { helperInvalid, readChecked } from './body';
-import { service } from './service';
+import { service } from './service-object';
 
 /** Unknown keys, missing keys and non-object bodies each get their own wording. */
 const NOT_A_FIELD = strictObjectMessage('is not a field of this call');

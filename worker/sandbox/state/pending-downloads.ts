@@ -1,5 +1,5 @@
-import { dataUriProblem, downloadProblem, type MediaKind } from './download';
-import { rows, type Ctx } from './context';
+import { dataUriProblem, downloadProblem, type MediaKind } from './media-download';
+import { rows, type Ctx } from './state-context';
 import type { AssetRow } from './assets';
 import type { PendingRef, TaskRow } from './tasks';
 

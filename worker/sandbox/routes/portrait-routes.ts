@@ -4,7 +4,7 @@ import { groupDescription, groupName, sentence, strictObjectMessage } from '../.
 import type { SandboxEnv } from '../env';
 import { portraitPage } from '../portrait/page';
 import { helperInvalid, readChecked } from './body';
-import { service } from './service';
+import { service } from './service-object';
 
 /** Unknown keys, missing keys and non-object bodies each get their own wording. */
 const NOT_A_FIELD = strictObjectMessage('is not a field of this call');

@@ -1,6 +1,6 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { expect } from 'vitest';
-import { addMember, api, call, mediaUrl, proxyEnv, sandbox, waitFor, type Member } from './client';
+import { addMember, api, call, mediaUrl, proxyEnv, sandbox, waitFor, type Member } from './proxy-test-client';
 import { memberTokens, partnerTokens } from './leak-guard';
 
 /**
