@@ -1,7 +1,5 @@
+import type { PopupTab } from '@/lib/storage/records/setting-values';
 import { settingsStore } from '@/lib/storage/settings-store';
-
-/** The popup's tabs. */
-export type PopupTab = 'library' | 'generate' | 'tasks' | 'portrait';
 
 /** Asks the next popup to open on `tab` (a notification click); read once. */
 export async function setNextTab(tab: PopupTab): Promise<void> {

@@ -5,7 +5,8 @@ import { checkConnectInput, checkProxy, type ConnectFieldErrors, type ConnectInp
 import { requestHostAccess } from '@/lib/connect/host-access';
 import { originPattern } from '@/lib/connect/proxy-url-rules';
 import { t } from '@/lib/i18n/translate';
-import { type Connection, getConnection, setConnection } from '@/lib/storage/stored-connection';
+import type { Connection } from '@/lib/storage/records/setting-values';
+import { getConnection, setConnection } from '@/lib/storage/stored-connection';
 
 interface ConnectFormProps {
   initialProxyUrl: string;

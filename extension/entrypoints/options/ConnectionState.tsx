@@ -1,7 +1,7 @@
 import { Banner } from '@/components/Banner';
 import { Emphasis } from '@/components/Emphasis';
 import { t } from '@/lib/i18n/translate';
-import type { Connection } from '@/lib/storage/stored-connection';
+import type { Connection } from '@/lib/storage/records/setting-values';
 
 /** Where the extension stands: connected as X, needs reconnect, or not connected. */
 export function ConnectionState({ connection }: { connection: Connection | null }) {

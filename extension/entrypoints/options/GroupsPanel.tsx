@@ -1,7 +1,7 @@
 import { Banner, type BannerTone } from '@/components/Banner';
 import { Field } from '@/components/Field';
 import { t } from '@/lib/i18n/translate';
-import type { GroupRecord } from '@/lib/storage/group-store';
+import type { GroupRecord } from '@/lib/storage/records/group-record';
 
 interface GroupsPanelProps {
   groups: GroupRecord[];

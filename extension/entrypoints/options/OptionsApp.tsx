@@ -11,8 +11,10 @@ import { t } from '@/lib/i18n/translate';
 import { refreshGroups } from '@/lib/library/group-actions';
 import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
 import { CONNECT_WORDING, describeFailure, notConnected } from '@/lib/proxy/failure-message';
-import { type GroupRecord, groupStore } from '@/lib/storage/group-store';
-import { type Connection, getConnection } from '@/lib/storage/stored-connection';
+import { groupStore } from '@/lib/storage/group-store';
+import type { GroupRecord } from '@/lib/storage/records/group-record';
+import type { Connection } from '@/lib/storage/records/setting-values';
+import { getConnection } from '@/lib/storage/stored-connection';
 
 type Note = { tone: BannerTone; text: string };
 

@@ -5,7 +5,7 @@ import { button, byLabel, click, description, mount, select, text, type, unmount
 import { App } from '@/entrypoints/options/OptionsApp';
 import { setLocale } from '@/lib/i18n/translate';
 import { closeDb, db, DB_NAME } from '@/lib/storage/database';
-import type { GroupRecord } from '@/lib/storage/group-store';
+import type { GroupRecord } from '@/lib/storage/records/group-record';
 import { getConnection, setConnection } from '@/lib/storage/stored-connection';
 
 const PROXY = 'https://proxy.test';

@@ -5,8 +5,9 @@ import { LibraryView } from '@/entrypoints/popup/library/LibraryView';
 import { PortraitView } from '@/entrypoints/popup/portrait/PortraitView';
 import { TasksView } from '@/entrypoints/popup/tasks/TasksView';
 import { type MessageKey, t } from '@/lib/i18n/translate';
-import { type PopupTab, takeNextTab } from '@/lib/next-tab';
+import { takeNextTab } from '@/lib/next-tab';
 import { useDb } from '@/lib/popup/use-db';
+import type { PopupTab } from '@/lib/storage/records/setting-values';
 import { getConnection } from '@/lib/storage/stored-connection';
 
 export type Tab = PopupTab;

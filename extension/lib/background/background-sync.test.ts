@@ -6,8 +6,8 @@ import { saveSession } from '@/lib/portrait/portrait-store';
 import { FakePortraitProxy, PROXY_URL, TOKEN } from '@/lib/portrait/testing/fake-portrait';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { closeDb, db } from '@/lib/storage/database';
+import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { getConnection } from '@/lib/storage/stored-connection';
-import type { TaskRecord } from '@/lib/storage/task-store';
 import { FakeProxy } from '@/lib/testing/fake-proxy';
 import { backgroundTestbed, type BrowserMocks, connect, putGroup, shown } from '@/lib/testing/test-setup';
 

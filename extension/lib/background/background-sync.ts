@@ -8,11 +8,13 @@ import { readSession } from '@/lib/portrait/portrait-store';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { connectedClient, recordRefusedToken } from '@/lib/proxy/connected-client';
 import { drainQueue } from '@/lib/queue/queue-drain';
-import { type AssetRecord, assetStore } from '@/lib/storage/asset-store';
+import { assetStore } from '@/lib/storage/asset-store';
 import { groupStore } from '@/lib/storage/group-store';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
+import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { settingsStore } from '@/lib/storage/settings-store';
 import { announceChange } from '@/lib/storage/store-changes';
-import { type TaskRecord, taskStore } from '@/lib/storage/task-store';
+import { taskStore } from '@/lib/storage/task-store';
 import { resumeSubmissions } from '@/lib/tasks/task-submit';
 
 /**

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildMenus, groupOfItem, itemOf, MEDIA_LINK_PATTERNS, MENU, type MenuState, submenuItems } from '@/lib/background/context-menu';
-import type { GroupRecord } from '@/lib/storage/group-store';
+import type { GroupRecord } from '@/lib/storage/records/group-record';
 import { type BrowserMocks, resetState } from '@/lib/testing/test-setup';
 
 const group = (id: string, usedAt: number, over: Partial<GroupRecord> = {}): GroupRecord => ({ id, name: `Group ${id}`, description: '', type: 'AIGC', usedAt, ...over });

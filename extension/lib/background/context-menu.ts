@@ -1,6 +1,6 @@
 import { browser } from 'wxt/browser';
 import { t } from '@/lib/i18n/translate';
-import type { GroupRecord } from '@/lib/storage/group-store';
+import type { GroupRecord } from '@/lib/storage/records/group-record';
 
 /** Ids of the context menu's items. */
 export const MENU = {

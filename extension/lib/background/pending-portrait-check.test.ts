@@ -2,11 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkPendingPortrait } from '@/lib/background/pending-portrait-check';
 import { PortraitFlow } from '@/lib/portrait/portrait-flow';
 import { checkHandle, holdLock, RESOLVE_LOCK, VIEW_LOCK, withLock } from '@/lib/portrait/portrait-resolve';
-import { readSession, saveSession, type StoredSession } from '@/lib/portrait/portrait-store';
+import { readSession, saveSession } from '@/lib/portrait/portrait-store';
 import { FakePortraitProxy, ManualClock, PROXY_URL, TOKEN } from '@/lib/portrait/testing/fake-portrait';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { db } from '@/lib/storage/database';
+import type { StoredSession } from '@/lib/storage/records/setting-values';
 import { type BrowserMocks, connect, resetState, shown } from '@/lib/testing/test-setup';
 import { installWebLocks } from '@/lib/testing/web-locks';
 

@@ -1,7 +1,8 @@
 import type { AssetType } from '@@/shared';
 import { newIdempotencyKey } from '@/lib/proxy/idempotency-keys';
-import { type AssetRecord, assetStore } from '@/lib/storage/asset-store';
+import { assetStore } from '@/lib/storage/asset-store';
 import { newLocalId } from '@/lib/storage/database';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
 
 export type AddOutcome =
   | { kind: 'queued'; record: AssetRecord }

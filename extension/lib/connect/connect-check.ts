@@ -2,7 +2,8 @@ import { normalizeProxyUrl, tokenProblem } from '@/lib/connect/proxy-url-rules';
 import { t } from '@/lib/i18n/translate';
 import { CONNECT_WORDING, describeFailure } from '@/lib/proxy/failure-message';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
-import { clearConnection, type Connection } from '@/lib/storage/stored-connection';
+import type { Connection } from '@/lib/storage/records/setting-values';
+import { clearConnection } from '@/lib/storage/stored-connection';
 
 /** What the member typed in the options page, checked: the proxy origin and the trimmed token. */
 export type ConnectInput = { proxyUrl: string; token: string };

@@ -1,6 +1,6 @@
 import type { ReferenceRole } from '@@/shared';
 import { addReference, emptyForm, type GenerateForm, libraryReference } from '@/lib/generate/generate-form';
-import type { AssetRecord } from '@/lib/storage/asset-store';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
 
 /** The Generate form between popup openings (localStorage: small, and read before first paint). */
 export const DRAFT_KEY = 'arkbridge.generate.draft';

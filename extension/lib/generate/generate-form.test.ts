@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GENERATION_PARAMETERS, MODELS, modelSpec, type ReferenceRole } from '@@/shared';
 import { MODEL_IDS } from '@@/shared/catalog/testing/model-ids';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import {
   addReference,
   allowedRoles,
@@ -22,7 +23,6 @@ import {
   toBody,
   urlReference,
 } from '@/lib/generate/generate-form';
-import type { AssetRecord } from '@/lib/storage/asset-store';
 
 const ids = MODEL_IDS;
 

@@ -17,7 +17,7 @@ import {
   videoRequestProblems,
 } from '@@/shared';
 import { t } from '@/lib/i18n/translate';
-import type { AssetRecord } from '@/lib/storage/asset-store';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import { contentIndex, describeParam, humanize, paramLabel } from '@/lib/tasks/task-presentation';
 
 /**

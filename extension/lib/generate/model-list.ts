@@ -1,5 +1,6 @@
 import { type ModelList, MODELS, type ModelSpec } from '@@/shared';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import type { ModelsInfo } from '@/lib/storage/records/setting-values';
 import { settingsStore } from '@/lib/storage/settings-store';
 
 /**
@@ -8,13 +9,6 @@ import { settingsStore } from '@/lib/storage/settings-store';
  * proxy does not send one). Ids the catalog does not know (chat models and the like) are left out.
  * The last answer is kept in IndexedDB so that the form opens at once.
  */
-
-export interface ModelsInfo {
-  models: ModelSpec[];
-  /** The proxy accepts plain http:// media. */
-  allowHttp: boolean;
-  fetchedAt: number;
-}
 
 /** Catalog entries whose id the listing holds, in catalog order. */
 export function joinModels(list: ModelList, catalog: readonly ModelSpec[] = MODELS): ModelSpec[] {

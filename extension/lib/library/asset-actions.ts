@@ -3,7 +3,8 @@ import { t } from '@/lib/i18n/translate';
 import { isGone } from '@/lib/proxy/api-failure';
 import { type ActionResult, notConnected, problemOf } from '@/lib/proxy/failure-message';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
-import { type AssetRecord, assetStore } from '@/lib/storage/asset-store';
+import { assetStore } from '@/lib/storage/asset-store';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import { announceChange } from '@/lib/storage/store-changes';
 
 export type AssetField = 'name';

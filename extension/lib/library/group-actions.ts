@@ -7,7 +7,8 @@ import { keyForCreate, settleCreate } from '@/lib/proxy/idempotency-keys';
 import { listAll, OLDEST_FIRST } from '@/lib/proxy/list-all-pages';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { retryWhileInProgress } from '@/lib/proxy/retry-in-progress';
-import { type GroupRecord, groupStore } from '@/lib/storage/group-store';
+import { groupStore } from '@/lib/storage/group-store';
+import type { GroupRecord } from '@/lib/storage/records/group-record';
 import { announceChange } from '@/lib/storage/store-changes';
 
 /** The fields of the group form. */

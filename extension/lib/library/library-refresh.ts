@@ -4,8 +4,9 @@ import { refreshGroups } from '@/lib/library/group-actions';
 import { listedError, newListedRecord } from '@/lib/library/listed-asset';
 import { listAssetsOfGroups, OLDEST_FIRST } from '@/lib/proxy/list-all-pages';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
-import { type AssetRecord, assetStore } from '@/lib/storage/asset-store';
+import { assetStore } from '@/lib/storage/asset-store';
 import { groupStore } from '@/lib/storage/group-store';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import { settingsStore } from '@/lib/storage/settings-store';
 import { announceChange } from '@/lib/storage/store-changes';
 

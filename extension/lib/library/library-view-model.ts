@@ -1,6 +1,8 @@
 import { type Asset, MODELS, modelSpec, type ReadinessStatus } from '@@/shared';
-import { type AssetRecord, assetStore } from '@/lib/storage/asset-store';
-import { type GroupRecord, groupStore } from '@/lib/storage/group-store';
+import { assetStore } from '@/lib/storage/asset-store';
+import { groupStore } from '@/lib/storage/group-store';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
+import type { GroupRecord } from '@/lib/storage/records/group-record';
 
 /** What the Library view shows: everything IndexedDB knows (first paint never waits for the network). */
 export interface LibraryData {

@@ -1,6 +1,6 @@
 import type { AssetListItem } from '@@/shared';
-import type { AssetRecord } from '@/lib/storage/asset-store';
 import { newLocalId } from '@/lib/storage/database';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
 
 /** The service's reason a listed asset Failed, as a record keeps it (none unless Failed). */
 export const listedError = (item: AssetListItem): string | undefined =>

@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { pollAssets } from '@/lib/poll/asset-polling';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
-import type { AssetRecord } from '@/lib/storage/asset-store';
 import { db } from '@/lib/storage/database';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import { FakeProxy } from '@/lib/testing/fake-proxy';
 import { assetRecord, proxyTestbed } from '@/lib/testing/test-setup';
 

@@ -2,7 +2,8 @@ import type { AssetListItem } from '@@/shared';
 import { isGone } from '@/lib/proxy/api-failure';
 import { listAssetsOfGroups } from '@/lib/proxy/list-all-pages';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
-import { type AssetRecord, assetStore } from '@/lib/storage/asset-store';
+import { assetStore } from '@/lib/storage/asset-store';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
 
 export interface AssetPollResult {
   /** Records whose status changed (to Active or Failed). */

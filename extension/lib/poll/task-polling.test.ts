@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { pollTasks } from '@/lib/poll/task-polling';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { db } from '@/lib/storage/database';
-import type { TaskRecord } from '@/lib/storage/task-store';
+import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { FakeProxy } from '@/lib/testing/fake-proxy';
 import { proxyTestbed } from '@/lib/testing/test-setup';
 

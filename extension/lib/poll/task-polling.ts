@@ -1,7 +1,8 @@
 import { isFinished } from '@@/shared';
 import { ApiError, isGone } from '@/lib/proxy/api-failure';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
-import { type TaskRecord, taskStore } from '@/lib/storage/task-store';
+import type { TaskRecord } from '@/lib/storage/records/task-record';
+import { taskStore } from '@/lib/storage/task-store';
 
 const ACTIVE = ['queued', 'in_progress', 'unknown'] as const;
 

@@ -1,11 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FINAL_CHECK_MS, POLL_MS, PortraitFlow } from '@/lib/portrait/portrait-flow';
 import { RULES_VERSION } from '@/lib/portrait/portrait-rules';
-import { readSession, type StoredSession } from '@/lib/portrait/portrait-store';
+import { readSession } from '@/lib/portrait/portrait-store';
 import { AUTO_RENEWALS, type PortraitState } from '@/lib/portrait/portrait-transitions';
 import { FakePortraitProxy, ManualClock, PROXY_URL, TOKEN } from '@/lib/portrait/testing/fake-portrait';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { db } from '@/lib/storage/database';
+import type { StoredSession } from '@/lib/storage/records/setting-values';
 import { settingsStore } from '@/lib/storage/settings-store';
 import { getConnection } from '@/lib/storage/stored-connection';
 import { assetRecord, connect, resetState } from '@/lib/testing/test-setup';

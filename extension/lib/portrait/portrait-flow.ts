@@ -4,14 +4,14 @@ import { t } from '@/lib/i18n/translate';
 import { checkHandle, classifyResolveError, holdLock, VIEW_LOCK } from '@/lib/portrait/portrait-resolve';
 import { RULES_VERSION } from '@/lib/portrait/portrait-rules';
 import * as store from '@/lib/portrait/portrait-store';
-import type { ConsentRecord } from '@/lib/portrait/portrait-store';
 import { type PortraitEvent, type PortraitState, transition } from '@/lib/portrait/portrait-transitions';
 import type { ApiError } from '@/lib/proxy/api-failure';
 import { connectedClient } from '@/lib/proxy/connected-client';
 import { notConnected, POPUP_WORDING, type Problem, problemOf as describeProblem, type Wording } from '@/lib/proxy/failure-message';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
-import type { AssetRecord } from '@/lib/storage/asset-store';
-import type { GroupRecord } from '@/lib/storage/group-store';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
+import type { GroupRecord } from '@/lib/storage/records/group-record';
+import type { ConsentRecord } from '@/lib/storage/records/setting-values';
 import { announceChange } from '@/lib/storage/store-changes';
 
 /**

@@ -15,11 +15,6 @@ import { settingsStore } from '@/lib/storage/settings-store';
 export const RESOLVE_LOCK = 'arkbridge-portrait-resolve';
 /** Held by a popup while it shows the Real person tab: the background leaves the checking to it. */
 export const VIEW_LOCK = 'arkbridge-portrait-view';
-/** The last resolved handle and its group (settings `portrait.resolved`). */
-export interface ResolvedRecord {
-  handle: string;
-  resolved: ResolvedPortrait;
-}
 
 export type Check =
   | { kind: 'resolved'; resolved: ResolvedPortrait }

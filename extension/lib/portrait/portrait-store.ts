@@ -2,29 +2,12 @@ import type { AssetListItem, ResolvedPortrait } from '@@/shared';
 import { listedError, newListedRecord } from '@/lib/library/listed-asset';
 import { listAll, OLDEST_FIRST } from '@/lib/proxy/list-all-pages';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
-import { type AssetRecord, assetStore } from '@/lib/storage/asset-store';
-import { type GroupRecord, groupStore } from '@/lib/storage/group-store';
+import { assetStore } from '@/lib/storage/asset-store';
+import { groupStore } from '@/lib/storage/group-store';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
+import type { GroupRecord } from '@/lib/storage/records/group-record';
+import type { ConsentRecord, StoredSession } from '@/lib/storage/records/setting-values';
 import { settingsStore } from '@/lib/storage/settings-store';
-
-/** The last consent the proxy recorded for this member (shown under the rules). */
-export interface ConsentRecord {
-  rulesVersion: string;
-  acceptedAt: string;
-}
-
-/**
- * The QR code on screen, kept so that the flow survives the popup closing or a tab switch (the
- * member copies the link elsewhere, looks at the Library...). `handle` is the proxy's opaque
- * PartnerToken handle: it resolves only with this member's token, never the service's token.
- */
-export interface StoredSession {
-  h5Link: string;
-  handle: string;
-  expiresAt: number;
-  /** Fresh codes already made automatically in this flow. */
-  renewals: number;
-  continuous: boolean;
-}
 
 export async function readConsent(): Promise<ConsentRecord | null> {
   return (await settingsStore.get('portrait.consent')) ?? null;

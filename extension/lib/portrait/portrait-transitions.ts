@@ -1,8 +1,8 @@
 import type { PortraitSession, ResolvedPortrait } from '@@/shared';
-import type { StoredSession } from '@/lib/portrait/portrait-store';
 import type { Problem } from '@/lib/proxy/failure-message';
-import type { AssetRecord } from '@/lib/storage/asset-store';
-import type { GroupRecord } from '@/lib/storage/group-store';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
+import type { GroupRecord } from '@/lib/storage/records/group-record';
+import type { StoredSession } from '@/lib/storage/records/setting-values';
 
 /**
  * The real-person (portrait) flow of the popup.

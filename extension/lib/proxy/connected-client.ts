@@ -1,7 +1,8 @@
 import { ApiError } from '@/lib/proxy/api-failure';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
+import type { Connection } from '@/lib/storage/records/setting-values';
 import { announceChange } from '@/lib/storage/store-changes';
-import { type Connection, getConnection, markNeedsReconnect } from '@/lib/storage/stored-connection';
+import { getConnection, markNeedsReconnect } from '@/lib/storage/stored-connection';
 
 /**
  * The one way every part of the extension (popup, pages, background) gets a client for the stored

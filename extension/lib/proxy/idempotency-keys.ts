@@ -20,9 +20,6 @@ export const KEY_LIFETIME_MS = 24 * 3600 * 1000;
 /** A fresh key, for a create asked for now. */
 export const newIdempotencyKey = (): string => crypto.randomUUID();
 
-/** Keys of pending creates that have no record, by operation and body (settings `pendingCreateKeys`). */
-export type PendingKeys = Record<string, { key: string; madeAt: number }>;
-
 const identity = (operation: string, body: unknown): string => `${operation} ${JSON.stringify(body)}`;
 
 /**

@@ -1,6 +1,6 @@
 import type { Action, LibraryRequestInput, LibraryResult, ModelList, ModelSpec, VideoCreateBody, VideoTask } from '@@/shared';
 import { ApiError, failureFrom } from '@/lib/proxy/api-failure';
-import type { Connection } from '@/lib/storage/stored-connection';
+import type { Connection } from '@/lib/storage/records/setting-values';
 
 /**
  * Most bytes of an answer read from the proxy. Its largest real answers (a page of 100 assets with

@@ -2,7 +2,8 @@ import { ApiError, type ApiFailure } from '@/lib/proxy/api-failure';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { backoffMs } from '@/lib/queue/queue-backoff';
 import { assetStore } from '@/lib/storage/asset-store';
-import { type QueuedOperation, queueStore } from '@/lib/storage/queue-store';
+import { queueStore } from '@/lib/storage/queue-store';
+import type { QueuedOperation } from '@/lib/storage/records/queued-operation';
 
 export interface DrainResult {
   /** Creates accepted by the service in this run. */

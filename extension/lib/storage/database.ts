@@ -1,9 +1,10 @@
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
-import type { AssetRecord, LocalAssetStatus } from '@/lib/storage/asset-store';
-import type { GroupRecord } from '@/lib/storage/group-store';
-import type { QueuedOperation } from '@/lib/storage/queue-store';
-import type { SettingKey, Settings } from '@/lib/storage/settings-store';
-import type { LocalTaskStatus, TaskRecord } from '@/lib/storage/task-store';
+// Record types only: the stores import this module, so it imports none of them (no import cycles).
+import type { AssetRecord, LocalAssetStatus } from '@/lib/storage/records/asset-record';
+import type { GroupRecord } from '@/lib/storage/records/group-record';
+import type { QueuedOperation } from '@/lib/storage/records/queued-operation';
+import type { SettingKey, Settings } from '@/lib/storage/records/setting-values';
+import type { LocalTaskStatus, TaskRecord } from '@/lib/storage/records/task-record';
 
 /**
  * The extension's single source of truth: IndexedDB, so that state survives the service worker

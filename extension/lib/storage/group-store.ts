@@ -1,14 +1,5 @@
-import type { GroupType } from '@@/shared';
 import { db } from '@/lib/storage/database';
-
-export interface GroupRecord {
-  id: string;
-  name: string;
-  description: string;
-  type: GroupType;
-  /** Last time the member added to the group (drives "recent groups"); 0 if never. */
-  usedAt: number;
-}
+import type { GroupRecord } from '@/lib/storage/records/group-record';
 
 /** The settings entry of the context menu's default group (owned here: it must name a stored group). */
 const DEFAULT_GROUP = 'defaultGroupId' as const;

@@ -1,15 +1,5 @@
 import { db } from '@/lib/storage/database';
-
-/** A create waiting to be sent (records to create are added with asset-store's addQueued). */
-export interface QueuedOperation {
-  key?: number;
-  kind: 'createAsset';
-  /** The local id of the record this operation creates. */
-  localId: string;
-  attempts: number;
-  /** Not before this time (backoff, Retry-After). */
-  notBefore: number;
-}
+import type { QueuedOperation } from '@/lib/storage/records/queued-operation';
 
 /** The `queue` store. */
 export const queueStore = {

@@ -1,18 +1,5 @@
+import type { Connection } from '@/lib/storage/records/setting-values';
 import { settingsStore } from '@/lib/storage/settings-store';
-
-/** How the extension reaches the team's proxy. */
-export interface Connection {
-  /** Origin of the proxy, e.g. `https://arkbridge.example.workers.dev` (no trailing slash). */
-  proxyUrl: string;
-  /** The member token. Kept in the extension's IndexedDB: page and content-script contexts cannot read it. */
-  token: string;
-  /** The member's display name, from `/proxy/me` at connect time. */
-  memberName?: string;
-  /** The proxy accepts plain http:// media (its ALLOW_HTTP_MEDIA; local development). */
-  allowHttpMedia?: boolean;
-  /** Set when the proxy refused the token: the member must reconnect. */
-  needsReconnect?: boolean;
-}
 
 export async function getConnection(): Promise<Connection | null> {
   return (await settingsStore.get('connection')) ?? null;

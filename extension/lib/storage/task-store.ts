@@ -1,27 +1,5 @@
-import type { TaskStatus, VideoCreateBody } from '@@/shared';
 import { db } from '@/lib/storage/database';
-
-/** `submitting`: recorded locally, the create request not yet answered. */
-export type LocalTaskStatus = TaskStatus | 'submitting';
-
-export interface TaskRecord {
-  localId: string;
-  taskId?: string;
-  model: string;
-  body: VideoCreateBody;
-  status: LocalTaskStatus;
-  progress: number;
-  idempotencyKey: string;
-  videoUrl?: string;
-  error?: { code: string; message: string };
-  notified: boolean;
-  createdAt: number;
-  completedAt?: number;
-  /** While `submitting`: creates sent so far, when to send again, and what to tell the member. */
-  attempts?: number;
-  retryAt?: number;
-  notice?: string;
-}
+import type { LocalTaskStatus, TaskRecord } from '@/lib/storage/records/task-record';
 
 /** The `tasks` store. */
 export const taskStore = {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { VideoCreateBody } from '@@/shared';
 import { setLocale } from '@/lib/i18n/translate';
-import type { TaskRecord } from '@/lib/storage/task-store';
+import type { TaskRecord } from '@/lib/storage/records/task-record';
 import {
   describeParam,
   downloadName,

@@ -1,6 +1,6 @@
 import { type ContentElement, GENERATION_PARAMETERS, type GenerationParameter, parseAssetRef, type ReferenceRole, type VideoCreateBody } from '@@/shared';
 import { t } from '@/lib/i18n/translate';
-import type { LocalTaskStatus, TaskRecord } from '@/lib/storage/task-store';
+import type { LocalTaskStatus, TaskRecord } from '@/lib/storage/records/task-record';
 
 /**
  * How the Tasks view presents the task state machine: submitting (recorded, the create not yet

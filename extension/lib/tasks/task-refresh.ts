@@ -1,7 +1,8 @@
 import { pollTasks } from '@/lib/poll/task-polling';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { announceChange } from '@/lib/storage/store-changes';
-import { type TaskRecord, taskStore } from '@/lib/storage/task-store';
+import { taskStore } from '@/lib/storage/task-store';
 import { resumeSubmissions } from '@/lib/tasks/task-submit';
 
 /** Every task, newest first (first paint of the Tasks view: IndexedDB, never the network). */

@@ -4,7 +4,7 @@ import { pollTasks } from '@/lib/poll/task-polling';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { db } from '@/lib/storage/database';
-import type { TaskRecord } from '@/lib/storage/task-store';
+import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { GIVE_UP_AFTER_MS, MAX_SERVICE_ATTEMPTS, resumeSubmissions, submitAgain, submitTask, type SubmittingTask } from '@/lib/tasks/task-submit';
 import { VideoFakeProxy } from '@/lib/tasks/testing/fake-video';
 import { PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';

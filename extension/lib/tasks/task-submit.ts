@@ -4,8 +4,9 @@ import { ApiError, type ApiFailure } from '@/lib/proxy/api-failure';
 import { KEY_LIFETIME_MS, newIdempotencyKey } from '@/lib/proxy/idempotency-keys';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { newLocalId } from '@/lib/storage/database';
+import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { announceChange } from '@/lib/storage/store-changes';
-import { type TaskRecord, taskStore } from '@/lib/storage/task-store';
+import { taskStore } from '@/lib/storage/task-store';
 
 /**
  * Creating a video task so that nothing the member does (a timeout, closing the popup, the browser

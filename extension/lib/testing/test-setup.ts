@@ -2,10 +2,11 @@ import { deleteDB } from 'idb';
 import { vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
-import type { AssetRecord } from '@/lib/storage/asset-store';
 import { closeDb, db, DB_NAME } from '@/lib/storage/database';
-import type { GroupRecord } from '@/lib/storage/group-store';
-import { type Connection, setConnection } from '@/lib/storage/stored-connection';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
+import type { GroupRecord } from '@/lib/storage/records/group-record';
+import type { Connection } from '@/lib/storage/records/setting-values';
+import { setConnection } from '@/lib/storage/stored-connection';
 import { FakeProxy, PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';
 
 /**

@@ -21,7 +21,7 @@ import {
   urlReference,
 } from '@/lib/generate/generate-form';
 import { t } from '@/lib/i18n/translate';
-import type { AssetRecord } from '@/lib/storage/asset-store';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import { describeParam } from '@/lib/tasks/task-presentation';
 
 /** What the proxy refused at submit, and the part of the form it names. */

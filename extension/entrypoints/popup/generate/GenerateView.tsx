@@ -18,7 +18,7 @@ import {
   targetOf,
   toBody,
 } from '@/lib/generate/generate-form';
-import { cachedModels, loadModels, type ModelsInfo } from '@/lib/generate/model-list';
+import { cachedModels, loadModels } from '@/lib/generate/model-list';
 import { readinessProblems, useReadiness } from '@/lib/generate/reference-readiness';
 import { t } from '@/lib/i18n/translate';
 import { useDb } from '@/lib/popup/use-db';
@@ -26,6 +26,7 @@ import { ApiError } from '@/lib/proxy/api-failure';
 import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
 import { notConnected } from '@/lib/proxy/failure-message';
 import { assetStore } from '@/lib/storage/asset-store';
+import type { ModelsInfo } from '@/lib/storage/records/setting-values';
 import { getConnection } from '@/lib/storage/stored-connection';
 import { humanize, namedParam } from '@/lib/tasks/task-presentation';
 import { resumeSubmissions, submitTask } from '@/lib/tasks/task-submit';

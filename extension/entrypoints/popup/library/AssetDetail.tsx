@@ -10,8 +10,8 @@ import { loadReadiness } from '@/lib/library/library-refresh';
 import { readinessLines } from '@/lib/library/library-view-model';
 import { connectedClient } from '@/lib/proxy/connected-client';
 import { notConnected, type Problem, problemOf } from '@/lib/proxy/failure-message';
-import type { AssetRecord } from '@/lib/storage/asset-store';
-import type { GroupRecord } from '@/lib/storage/group-store';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
+import type { GroupRecord } from '@/lib/storage/records/group-record';
 
 interface AssetDetailProps {
   asset: AssetRecord;

@@ -5,7 +5,7 @@ import { t } from '@/lib/i18n/translate';
 import { checkGroup, createGroup, type GroupField, groupFieldLabel, updateGroup } from '@/lib/library/group-actions';
 import { connectedClient } from '@/lib/proxy/connected-client';
 import { notConnected, type Problem } from '@/lib/proxy/failure-message';
-import type { GroupRecord } from '@/lib/storage/group-store';
+import type { GroupRecord } from '@/lib/storage/records/group-record';
 
 interface GroupFormProps {
   /** The group to rename/describe; absent: create a new (virtual) group. */

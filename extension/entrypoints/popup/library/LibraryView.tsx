@@ -13,12 +13,12 @@ import { useDb } from '@/lib/popup/use-db';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { connectedClient } from '@/lib/proxy/connected-client';
 import { describeFailure, notConnected, type Problem, problemOf } from '@/lib/proxy/failure-message';
-import type { AssetRecord } from '@/lib/storage/asset-store';
-import type { GroupRecord } from '@/lib/storage/group-store';
 import '@/entrypoints/popup/library/library.css';
 import { initialLibraryView, type LibraryViewAction, libraryViewReducer, type Sync } from '@/entrypoints/popup/library/library-view-state';
 import { addAssetToDraft } from '@/lib/generate/generate-draft';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
+import type { GroupRecord } from '@/lib/storage/records/group-record';
 
 export const ASSET_ROW_HEIGHT = 56;
 export const GROUP_ROW_HEIGHT = 48;

@@ -1,6 +1,6 @@
 import type { GroupType, ReadinessStatus } from '@@/shared';
 import { t } from '@/lib/i18n/translate';
-import type { LocalAssetStatus } from '@/lib/storage/asset-store';
+import type { LocalAssetStatus } from '@/lib/storage/records/asset-record';
 
 const TONES: Record<string, string> = {
   Queued: 'pending',

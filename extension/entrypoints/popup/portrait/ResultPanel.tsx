@@ -1,8 +1,8 @@
 import { t } from '@/lib/i18n/translate';
 import { useDb } from '@/lib/popup/use-db';
 import { readGroupAssets } from '@/lib/portrait/portrait-store';
-import type { AssetRecord } from '@/lib/storage/asset-store';
-import type { GroupRecord } from '@/lib/storage/group-store';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
+import type { GroupRecord } from '@/lib/storage/records/group-record';
 
 interface ResultPanelProps {
   group: GroupRecord;

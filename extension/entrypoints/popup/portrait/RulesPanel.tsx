@@ -2,8 +2,8 @@ import { useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
 import { currentLocale, t } from '@/lib/i18n/translate';
 import { rulesText } from '@/lib/portrait/portrait-rules';
-import type { ConsentRecord } from '@/lib/portrait/portrait-store';
 import type { Problem } from '@/lib/proxy/failure-message';
+import type { ConsentRecord } from '@/lib/storage/records/setting-values';
 
 interface RulesPanelProps {
   busy: boolean;

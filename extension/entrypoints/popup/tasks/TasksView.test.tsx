@@ -4,7 +4,7 @@ import type { VideoCreateBody } from '@@/shared';
 import { button, click, mount, text, unmount } from '@/components/dom-testing';
 import { TasksView } from '@/entrypoints/popup/tasks/TasksView';
 import { db } from '@/lib/storage/database';
-import type { TaskRecord } from '@/lib/storage/task-store';
+import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { VideoFakeProxy } from '@/lib/tasks/testing/fake-video';
 import { connect, resetState } from '@/lib/testing/test-setup';
 

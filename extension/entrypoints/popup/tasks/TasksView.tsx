@@ -9,7 +9,6 @@ import { useDb } from '@/lib/popup/use-db';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
 import { notConnected } from '@/lib/proxy/failure-message';
-import type { TaskRecord } from '@/lib/storage/task-store';
 import {
   describeParam,
   downloadName,
@@ -25,6 +24,7 @@ import {
   statusLabel,
   statusTone,
 } from '@/lib/tasks/task-presentation';
+import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { readTasks, refreshTasks } from '@/lib/tasks/task-refresh';
 import { submitAgain, type SubmittingTask } from '@/lib/tasks/task-submit';
 import '@/entrypoints/popup/tasks/tasks.css';

@@ -1,0 +1,28 @@
+import type { AssetType } from '@@/shared';
+
+/**
+ * The `assets` store's record. Types only, importing nothing from the extension, so that the
+ * database schema, the store and feature modules can all use it without import cycles.
+ */
+
+/** `Queued`: recorded locally, not yet accepted by the service (the create may be retried). */
+export type LocalAssetStatus = 'Queued' | 'Processing' | 'Active' | 'Failed';
+
+export interface AssetRecord {
+  /** Local key, fixed before any request. */
+  localId: string;
+  /** The service's asset id, once created. */
+  assetId?: string;
+  groupId: string;
+  name: string;
+  url: string;
+  type: AssetType;
+  status: LocalAssetStatus;
+  error?: string;
+  /** Idempotency-Key of the create call, stored before the request so a retry cannot create twice. */
+  idempotencyKey: string;
+  /** The member was told about the final status. */
+  notified: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
