@@ -30,7 +30,7 @@ import { api, appFetch, DEV, helper, newAsset, newGroup, settled, signedFetch } 
  * a rejection must name its field or the body in one sentence, and a rejected request must leave
  * the stored state exactly as it was (the sandbox's "upstream": nothing created, changed or
  * downloaded). Signed `/api/v3` cases carry valid signatures, so they reach validation. Requests
- * go to the sandbox's app in this isolate (`appFetch`: see why in testing/client.ts).
+ * go to the sandbox's app in this isolate (`appFetch`: see why in testing/sandbox-test-client.ts).
  * The table printed at the end counts answers per route. Explicit cases are in hardening.test.ts.
  */
 
