@@ -4,6 +4,7 @@ import { env, exports } from 'cloudflare:workers';
 import { inject } from 'vitest';
 import type { ProxyEnv } from '../env';
 import app from '../index';
+import { waitFor as pollUntil } from '../../../test/support/poll-until';
 
 /** Helpers for the proxy's integration tests: members, calls through the proxy, the sandbox. */
 
@@ -101,13 +102,5 @@ export const sandbox = {
   },
 };
 
-/** Polls until `done`, or fails after `timeoutMs`. */
-export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`condition not reached in ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
+/** Polls until `done`, or fails after 15,000 ms (see test/support/poll-until.ts). */
+export const waitFor = <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> => pollUntil(read, done, timeoutMs, 150);

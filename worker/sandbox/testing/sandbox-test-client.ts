@@ -6,6 +6,7 @@ import type { SandboxEnv } from '../env';
 import { Signer } from '../../proxy/signing/signer';
 import { DEFAULT_ACCOUNTS, type Account } from '../accounts';
 import { API_VERSION, type Action } from '../../../shared';
+import { waitFor as pollUntil } from '../../../test/support/poll-until';
 
 /** Helpers for the sandbox's integration tests: signed /api/v3 calls and bearer /v1 calls. */
 
@@ -79,16 +80,8 @@ export async function v1<T = any>(method: 'GET' | 'POST', path: string, body?: u
   return { status: response.status, headers: response.headers, body: (await response.json()) as T };
 }
 
-/** Polls `read` until `done` holds, or fails after `timeoutMs`. */
-export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`condition not reached in ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Polls until `done`, or fails after 10,000 ms (see test/support/poll-until.ts). */
+export const waitFor = <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> => pollUntil(read, done, timeoutMs, 100);
 
 /** A JSON call to a sandbox helper route (`/sandbox/...`, `/h5/...`); answers status, headers and parsed body. */
 export async function helper<T = any>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) {
