@@ -2,8 +2,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { api, helper, newAsset, newGroup, sandboxFetch, settled, sleep, uniqueTag, v1, waitFor } from './testing/sandbox-test-client';
 
 /**
- * Everything that moves the sandbox clock (`POST /sandbox/clock`) lives in this one file, whose tests
- * run in order: portrait expiry, the video task lifecycle and the result link's lifetime. The clock
+ * Everything that moves the sandbox clock (`POST /sandbox/clock`) lives in this one file (the clock
+ * is the sandbox's, shared by all its tests). Each test sets up what it needs, so any one runs alone. The clock
  * only changes the sandbox's notion of time; signatures are still checked against real time.
  */
 
@@ -84,8 +84,16 @@ describe('portrait session expiry', () => {
   });
 });
 
+/** A text-to-video task moved to completion with the sandbox clock; answers its result link. */
+async function completedTaskUrl(): Promise<string> {
+  const created = await v1('POST', '/v1/video/generations', { model: MODEL, prompt: 'a finished task' });
+  await advance(10);
+  const done = await getTask(created.body.id);
+  expect(done.body.status).toBe('completed');
+  return done.body.metadata.url as string;
+}
+
 describe('video task lifecycle', () => {
-  let completedUrl = '';
 
   it('queued -> in_progress with rising progress -> completed with metadata.url; completed_at only when finished', async () => {
     const created = await v1('POST', '/v1/video/generations', { model: MODEL, prompt: 'a lighthouse at dusk' });
@@ -120,7 +128,6 @@ describe('video task lifecycle', () => {
     expect(done.body.completed_at).toBeGreaterThanOrEqual(created.body.created_at);
     expect(done.body).not.toHaveProperty('error');
     expect(typeof done.body.metadata.url).toBe('string');
-    completedUrl = done.body.metadata.url;
 
     // A finished task does not change any more.
     await advance(60);
@@ -128,6 +135,7 @@ describe('video task lifecycle', () => {
   });
 
   it('metadata.url serves a real MP4 (video/mp4) with Range support', async () => {
+    const completedUrl = await completedTaskUrl();
     expect(completedUrl).toMatch(/^http:\/\/sandbox\.test\/.+\.mp4$/);
     const full = await sandboxFetch(completedUrl);
     expect(full.status).toBe(200);
@@ -185,7 +193,8 @@ describe('video task lifecycle', () => {
   });
 
   it('the result link expires 24 hours after completion (410), while the task stays completed', async () => {
-    expect(completedUrl).not.toBe('');
+    const completedUrl = await completedTaskUrl();
+    expect((await sandboxFetch(completedUrl)).status).toBe(200);
     await advance(24 * 3600 + 60);
     const gone = await sandboxFetch(completedUrl);
     expect(gone.status).toBe(410);
