@@ -16,11 +16,14 @@ export { MemberDirectory } from './members/directory';
 type Env = { Bindings: ProxyEnv; Variables: MemberVars };
 const app = new Hono<Env>();
 
-// One JSON line per request; the logger redacts secrets itself.
+// One JSON line per request; the logger redacts secrets itself. One logger per configuration
+// (the env object is the same for every request of an isolate), not one per request.
+let logger: { env: Env['Bindings']; log: ReturnType<typeof createLogger> } | undefined;
 app.use('*', async (c, next) => {
   const started = Date.now();
   await next();
-  createLogger(secretValues(c.env))({
+  if (!logger || logger.env !== c.env) logger = { env: c.env, log: createLogger(secretValues(c.env)) };
+  logger.log({
     member: c.get('memberId'),
     route: `${c.req.method} ${c.req.routePath}`,
     operation: c.get('operation'),
@@ -49,7 +52,7 @@ app.route('/admin', admin);
 /** Answers a member call; `null` from the member's object means the token is no longer valid. */
 const answer = (result: ProxyResponse | null, unauthorized: () => ProxyResponse) => toResponse(result ?? unauthorized());
 
-app.post('/api/v3', async (c, next) => memberAuth(() => unauthorizedLibrary(c.req.query('Action') ?? ''))(c, next), tooLargeLibrary, async (c) => {
+app.post('/api/v3', memberAuth((c) => unauthorizedLibrary(c.req.query('Action') ?? '')), tooLargeLibrary, async (c) => {
   const action = c.req.query('Action') ?? '';
   c.set('operation', action);
   const { state, tokenHash } = c.get('member');

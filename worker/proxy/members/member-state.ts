@@ -10,6 +10,14 @@ import { sameHash } from './token';
 
 export type Profile = MemberProfile;
 
+interface ProfileRow {
+  id: string;
+  name: string;
+  token_hash: string;
+  created_at: number;
+  revoked: number;
+}
+
 export interface Consent {
   scope: string;
   rulesVersion: string;
@@ -31,29 +39,49 @@ export class MemberState extends DurableObject<ProxySettings> {
     this.ctx.storage.sql.exec(MEMBER_SCHEMA);
   }
 
-  #row(): { id: string; name: string; token_hash: string; created_at: number; revoked: number } | undefined {
-    return this.ctx.storage.sql.exec('SELECT * FROM profile').toArray()[0] as never;
+  /**
+   * The profile row and the context built from it, read once per instance rather than per call:
+   * only init, rotate and revoke change the row, all here and one at a time, and each drops it.
+   * So a rotated or revoked token is refused from the next call on, as with a read per call.
+   */
+  #cached: { row: ProfileRow; context: MemberContext } | null | undefined;
+
+  #profileRow(): { row: ProfileRow; context: MemberContext } | null {
+    if (this.#cached === undefined) {
+      const row = this.ctx.storage.sql.exec('SELECT * FROM profile').toArray()[0] as ProfileRow | undefined;
+      this.#cached = row ? { row, context: { sql: this.ctx.storage.sql, env: this.env, memberId: row.id, waitUntil: (p) => this.ctx.waitUntil(p) } } : null;
+    }
+    return this.#cached;
+  }
+
+  #row(): ProfileRow | undefined {
+    return this.#profileRow()?.row;
   }
 
   #member(tokenHash: string): MemberContext | null {
-    const row = this.#row();
-    if (!row || row.revoked || !sameHash(row.token_hash, tokenHash)) return null;
-    return { sql: this.ctx.storage.sql, env: this.env, memberId: row.id, waitUntil: (p) => this.ctx.waitUntil(p) };
+    const profile = this.#profileRow();
+    if (!profile || profile.row.revoked || !sameHash(profile.row.token_hash, tokenHash)) return null;
+    return profile.context;
   }
 
   // --- administration (called by the directory) ---
 
   init(id: string, name: string, tokenHash: string): Profile {
     this.ctx.storage.sql.exec('INSERT INTO profile (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)', id, name, tokenHash, Date.now());
+    this.#cached = undefined;
     return this.profile()!;
   }
 
   rotate(tokenHash: string): boolean {
-    return this.ctx.storage.sql.exec('UPDATE profile SET token_hash = ? WHERE revoked = 0', tokenHash).rowsWritten > 0;
+    const rotated = this.ctx.storage.sql.exec('UPDATE profile SET token_hash = ? WHERE revoked = 0', tokenHash).rowsWritten > 0;
+    this.#cached = undefined;
+    return rotated;
   }
 
   revoke(): boolean {
-    return this.ctx.storage.sql.exec('UPDATE profile SET revoked = 1, token_hash = ? WHERE revoked = 0', '').rowsWritten > 0;
+    const revoked = this.ctx.storage.sql.exec('UPDATE profile SET revoked = 1, token_hash = ? WHERE revoked = 0', '').rowsWritten > 0;
+    this.#cached = undefined;
+    return revoked;
   }
 
   profile(): Profile | null {
