@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hmacKey, hmacSha256Hex, Sha256, sha256Hex } from './sha256';
+import { hexOf, hmacKey, hmacSha256Hex, Sha256, sha256Hex } from './sha256';
 
 const hex = (buffer: ArrayBuffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, '0')).join('');
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -48,6 +48,9 @@ describe('Sha256', () => {
         expect(hasher.hex()).toBe(expected);
         expect(resumed.hex()).toBe(expected);
         expect(new Sha256().update(whole).reset().update(whole).hex()).toBe(expected);
+        const prefix = pieces.length ? pieces[0]! : '';
+        expect(new Sha256().update(prefix).updateHex(new Sha256().update(whole).words()).hex()).toBe(new Sha256().update(prefix).update(expected).hex());
+        expect(hexOf(new Sha256().update(whole).words())).toBe(expected);
       }),
       { numRuns: 300 },
     );

@@ -1,5 +1,5 @@
 import { API_REGION, API_SERVICE, canonicalQuery, sha256Hex as webCryptoSha256Hex } from '../../../shared';
-import { hmacKey as jsHmacKey, hmacSha256Hex, Sha256, type HmacKey } from './sha256';
+import { hexOf, hmacHex, hmacKey as jsHmacKey, Sha256, type HmacKey } from './sha256';
 
 /**
  * Signs `/api/v3` requests with the service's HMAC-SHA256 scheme (service interface,
@@ -47,18 +47,35 @@ const hmac = async (key: CryptoKey, data: string): Promise<ArrayBuffer> => crypt
 /** `YYYYMMDDTHHMMSSZ` for a date. */
 export const formatXDate = (date: Date): string => date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 
+interface Clock {
+  second: number;
+  xDate: string;
+  shortDate: string;
+  afterPayload: string;
+  authorization: string;
+  toSign: string;
+  hmac: { key: HmacKey; state: Sha256 } | null;
+}
+
 export class Signer {
   readonly #credentials: Credentials;
   #cachedDate = '';
   #cachedKey: Promise<HmacKey> | null = null;
-  /** The day's credential scope and Authorization header up to the signature. */
-  #day = { date: '', scope: '', authorization: '' };
-  #second = NaN;
-  #xDate = '';
+  /** The day's key once derived, to sign without waiting on its promise. */
+  #readyKey: { date: string; key: HmacKey } | null = null;
+  /**
+   * What changes once a second: X-Date, the canonical request after the payload hash up to its
+   * repeat, the Authorization header up to the signature, and the string to sign up to the
+   * canonical request's hash (as the HMAC state after it, once the day's key is known).
+   */
+  #clock: Clock = { second: NaN, xDate: '', shortDate: '', afterPayload: '', authorization: '', toSign: '', hmac: null };
+  /** The payload hash's words, kept while #work goes on to the canonical request. */
+  readonly #payload = new Int32Array(8);
   /** Per URL: the hash state after the canonical request's start (method, path, query, the headers before the payload hash). */
   readonly #prefixes = new Map<string, Sha256>();
   /** Reused within one synchronous stretch of `sign` only (other calls run at its awaits). */
   readonly #work = new Sha256();
+  readonly #hmacWork = new Sha256();
 
   constructor(credentials: Credentials) {
     this.#credentials = credentials;
@@ -71,64 +88,78 @@ export class Signer {
       this.#cachedKey = (async () => {
         let raw = await hmac(await hmacKey(encoder.encode(this.#credentials.secretAccessKey)), shortDate);
         for (const part of [REGION, SERVICE, 'request']) raw = await hmac(await hmacKey(raw), part);
-        return jsHmacKey(new Uint8Array(raw));
+        const key = jsHmacKey(new Uint8Array(raw));
+        this.#readyKey = { date: shortDate, key };
+        return key;
       })();
     }
     return this.#cachedKey;
   }
 
-  /** X-Date changes once a second: formatted once per second. */
-  #xDateOf(now: Date): string {
-    const second = Math.floor(now.getTime() / 1000);
-    if (second !== this.#second) {
-      this.#second = second;
-      this.#xDate = formatXDate(now);
-    }
-    return this.#xDate;
-  }
-
-  #dayOf(shortDate: string) {
-    if (this.#day.date !== shortDate) {
+  #clockAt(ms: number) {
+    const second = Math.floor(ms / 1000);
+    if (second !== this.#clock.second) {
+      const xDate = formatXDate(new Date(ms));
+      const shortDate = xDate.slice(0, 8);
       const scope = `${shortDate}/${REGION}/${SERVICE}/request`;
+      const afterPayload = `\nx-date:${xDate}${HEADER_NAMES}`;
       const authorization = `HMAC-SHA256 Credential=${this.#credentials.accessKeyId}/${scope}, SignedHeaders=${SIGNED_HEADERS}, Signature=`;
-      this.#day = { date: shortDate, scope, authorization };
+      const toSign = `HMAC-SHA256\n${xDate}\n${scope}\n`;
+      this.#clock = { second, xDate, shortDate, afterPayload, authorization, toSign, hmac: null };
     }
-    return this.#day;
+    return this.#clock;
   }
 
-  #prefixOf(url: URL): Sha256 {
-    const href = url.href;
-    let prefix = this.#prefixes.get(href);
+  /** The HMAC under `key` after the string to sign's start, for this second. */
+  #hmacAfterToSign(clock: Clock, key: HmacKey): Sha256 {
+    if (clock.hmac?.key !== key) clock.hmac = { key, state: new Sha256().reset(key.inner).update(clock.toSign) };
+    return clock.hmac.state;
+  }
+
+  #prefixOf(url: URL | string): Sha256 {
+    const key = typeof url === 'string' ? url : url.href;
+    let prefix = this.#prefixes.get(key);
     if (prefix === undefined) {
       if (this.#prefixes.size >= MAX_CACHED_URLS) this.#prefixes.clear();
-      prefix = new Sha256().update(`POST\n${url.pathname}\n${canonicalQuery(url.searchParams)}\ncontent-type:${CONTENT_TYPE}\nhost:${url.host}\nx-content-sha256:`);
-      this.#prefixes.set(href, prefix);
+      const parsed = typeof url === 'string' ? new URL(url) : url;
+      prefix = new Sha256().update(`POST\n${parsed.pathname}\n${canonicalQuery(parsed.searchParams)}\ncontent-type:${CONTENT_TYPE}\nhost:${parsed.host}\nx-content-sha256:`);
+      this.#prefixes.set(key, prefix);
     }
     return prefix;
   }
 
   /**
    * Signs a POST to `url` with `body` (a string is encoded once; the same bytes must be sent).
-   * The Host signed is `url.host`, including a non-default port, exactly as fetch sends it.
+   * The Host signed is the URL's host, including a non-default port, exactly as fetch sends it.
+   * A URL given as a string is the cheaper form: the hot path then never parses or serializes it.
    */
-  async sign(url: URL, body: Uint8Array<ArrayBuffer> | string, now: Date = new Date()): Promise<SignedRequest> {
+  async sign(url: URL | string, body: Uint8Array<ArrayBuffer> | string, now?: Date): Promise<SignedRequest> {
     const bytes = typeof body === 'string' ? utf8(body) : body;
-    const xDate = this.#xDateOf(now);
-    const shortDate = xDate.slice(0, 8);
-    const day = this.#dayOf(shortDate);
-    const key = await this.signingKey(shortDate);
-    const payloadHash = bytes.length <= JS_HASH_MAX ? this.#work.reset().update(bytes).hex() : await webCryptoSha256Hex(bytes);
-    // From here on synchronous: #work is not shared with another call.
-    // Canonical request: method, path, query, each signed header as `name:value\n`, an empty line, their names, the payload hash.
-    const canonicalHash = this.#work.reset(this.#prefixOf(url)).update(payloadHash).update('\nx-date:').update(xDate).update(HEADER_NAMES).update(payloadHash).hex();
-    const signature = hmacSha256Hex(key, ['HMAC-SHA256\n', xDate, '\n', day.scope, '\n', canonicalHash], this.#work);
+    const clock = this.#clockAt(now ? now.getTime() : Date.now());
+    const ready = this.#readyKey;
+    const key = ready?.date === clock.shortDate ? ready.key : await this.signingKey(clock.shortDate);
+    // From here on synchronous but for WebCrypto on a large body (after which the scratch hashers are first used).
+    let payloadHash: string;
+    const canonical = this.#work;
+    if (bytes.length <= JS_HASH_MAX) {
+      const payload = this.#payload;
+      payload.set(canonical.reset().update(bytes).words());
+      payloadHash = hexOf(payload);
+      // Canonical request: method, path, query, each signed header as `name:value\n`, an empty line, their names, the payload hash.
+      canonical.reset(this.#prefixOf(url)).updateHex(payload).update(clock.afterPayload).updateHex(payload);
+    } else {
+      payloadHash = await webCryptoSha256Hex(bytes);
+      canonical.reset(this.#prefixOf(url)).update(payloadHash).update(clock.afterPayload).update(payloadHash);
+    }
+    // String to sign: algorithm, X-Date, scope, the canonical request's hash.
+    const hmac = this.#hmacWork.reset(this.#hmacAfterToSign(clock, key)).updateHex(canonical.words());
     return {
       body: bytes,
       headers: {
         'Content-Type': CONTENT_TYPE,
-        'X-Date': xDate,
+        'X-Date': clock.xDate,
         'X-Content-Sha256': payloadHash,
-        Authorization: day.authorization + signature,
+        Authorization: clock.authorization + hmacHex(key, hmac),
       },
     };
   }

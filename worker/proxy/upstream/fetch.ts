@@ -13,7 +13,7 @@ export interface Upstream {
 const HARD_LIMIT_MS = 120_000;
 
 /** Sends a call; with `timeoutMs` it is abandoned then (rejecting with a TimeoutError, see `isTimeout`). */
-async function send(url: URL, init: RequestInit, timeoutMs = HARD_LIMIT_MS): Promise<Upstream> {
+async function send(url: URL | string, init: RequestInit, timeoutMs = HARD_LIMIT_MS): Promise<Upstream> {
   const response = await fetch(url, { ...init, signal: AbortSignal.timeout(Math.min(timeoutMs, HARD_LIMIT_MS)) });
   return { status: response.status, body: await response.text(), retryAfter: response.headers.get('retry-after') };
 }
@@ -27,12 +27,25 @@ function signerFor(env: ProxySettings): Signer {
   return signer.signer;
 }
 
+// Each operation's URL, resolved against the base once: the signer takes it as a string, which it
+// then neither parses nor serializes again.
+const libraryUrls = new Map<string, string>();
+function libraryUrl(base: string, action: Action): string {
+  const key = `${action} ${base}`;
+  let url = libraryUrls.get(key);
+  if (url === undefined) {
+    if (libraryUrls.size >= 64) libraryUrls.clear(); // a dozen operations per base; more means the base changed
+    libraryUrls.set(key, (url = new URL(`/api/v3?Action=${action}&Version=${API_VERSION}`, base).href));
+  }
+  return url;
+}
+
 /** Whether a call was abandoned at its deadline. */
 export const isTimeout = (error: unknown): boolean => error instanceof Error && error.name === 'TimeoutError';
 
 /** A signed `/api/v3` call over the exact bytes sent. */
 export async function libraryCall(env: ProxySettings, action: Action, params: unknown, timeoutMs?: number): Promise<Upstream> {
-  const url = new URL(`/api/v3?Action=${action}&Version=${API_VERSION}`, env.ASSET_API_BASE);
+  const url = libraryUrl(env.ASSET_API_BASE, action);
   const signed = await signerFor(env).sign(url, JSON.stringify(params));
   return send(url, { method: 'POST', headers: signed.headers, body: signed.body }, timeoutMs);
 }
