@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { check, clip, parseJsonBytes, sentence, strictObjectMessage } from '../../../shared';
+import { check, clip, parseJsonBytes, sameSecret, sentence, strictObjectMessage } from '../../../shared';
 import type { ProxyEnv } from '../env';
-import { bearerToken, sameHash } from '../members/token';
+import { bearerToken } from '../members/token';
 
 /** The admin API (docs/proxy-api.md, "Admin"), behind `Authorization: Bearer ${ADMIN_TOKEN}`. */
 export const admin = new Hono<{ Bindings: ProxyEnv }>();
@@ -15,7 +15,7 @@ const addSchema = v.strictObject(
 
 admin.use('*', async (c, next) => {
   const token = bearerToken(c.req.header('authorization'));
-  if (!c.env.ADMIN_TOKEN || !token || !sameHash(token, c.env.ADMIN_TOKEN)) {
+  if (!c.env.ADMIN_TOKEN || !token || !sameSecret(token, c.env.ADMIN_TOKEN)) {
     return c.json({ error: { code: 'unauthorized', message: 'The admin API needs Authorization: Bearer <ADMIN_TOKEN>.' } }, 401);
   }
   await next();

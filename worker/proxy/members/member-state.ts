@@ -1,12 +1,11 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { MemberProfile } from '../../../shared';
+import { sameSecret, type MemberProfile } from '../../../shared';
 import type { ProxySettings } from '../proxy-settings';
 import type { ProxyResponse } from '../http/responses';
 import { handleLibrary, type LibraryCall } from '../library/library-handler';
 import * as video from '../video/video-handler';
 import type { MemberContext } from './member-context';
 import { MEMBER_SCHEMA } from './member-schema';
-import { sameHash } from './token';
 
 export type Profile = MemberProfile;
 
@@ -60,7 +59,7 @@ export class MemberState extends DurableObject<ProxySettings> {
 
   #member(tokenHash: string): MemberContext | null {
     const profile = this.#profileRow();
-    if (!profile || profile.row.revoked || !sameHash(profile.row.token_hash, tokenHash)) return null;
+    if (!profile || profile.row.revoked || !sameSecret(profile.row.token_hash, tokenHash)) return null;
     return profile.context;
   }
 

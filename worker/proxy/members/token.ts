@@ -3,6 +3,7 @@
  * Durable Object without any global lookup; only the SHA-256 of the whole token is stored.
  */
 
+import { randomHex } from '../../../shared';
 import { sha256Hex } from '../signing/sha256';
 
 const TOKEN = /^abk_(m[0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
@@ -10,8 +11,7 @@ const TOKEN = /^abk_(m[0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
 const base64url = (bytes: Uint8Array): string =>
   btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
-export const newMemberId = (): string =>
-  `m${[...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+export const newMemberId = (): string => `m${randomHex(8)}`;
 
 /** A fresh token for a member: 256 random bits. */
 export const newToken = (memberId: string): string => `abk_${memberId}_${base64url(crypto.getRandomValues(new Uint8Array(32)))}`;
@@ -24,14 +24,6 @@ export function tokenMemberId(token: string): string | null {
 /** The stored form of a token: its SHA-256 as hex (in JS: on every request, cheaper than a WebCrypto call in workerd). */
 export function hashToken(token: string): string {
   return sha256Hex(token);
-}
-
-/** Constant-time string comparison, for hashes. */
-export function sameHash(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }
 
 /** The bearer token of an Authorization header, or null. */
