@@ -1,25 +1,95 @@
 /**
- * `npm run bench`: what the proxy costs. Per-call signing time, and proxied vs direct latency
- * (p50, p99 over 1,000 calls each, interleaved) against a sandbox started for the run.
+ * `npm run bench`: what the proxy costs, measured side by side in one run (never in tests).
+ *
+ * 1. Signing one `/api/v3` request: in Node, and inside workerd against a native HMAC-SHA256 with
+ *    a cached key (a bench-only Worker, scripts/bench/, timed from outside, so that no clock inside
+ *    the Worker is needed: on Cloudflare it stands still during pure CPU work).
+ * 2. Latency by ablation: requests of increasing depth, interleaved in rotating order over one
+ *    keep-alive connection per server, so that every step sees the same machine conditions. The
+ *    difference between two steps is what the deeper one adds; the differences add up to proxied
+ *    minus direct, the latency the proxy adds, checked against the goal. The Workers run in
+ *    workerd with nothing in front of them, as deployed (scripts/bench/serve.ts), logs on.
+ * 3. The same comparison with the proxy under `wrangler dev`, as `npm start` runs it, to show what
+ *    the dev tool adds on its own.
  * Prints figures; it is a measurement, not a test.
  */
+import { spawn } from 'node:child_process';
+import diagnostics from 'node:diagnostics_channel';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Signer } from '../worker/proxy/signing/signer';
-import { startProxy, startSandbox, TEST_PROXY_SECRETS } from '../test/support/sandbox';
+import { startProxy, TEST_PROXY_SECRETS, TEST_VARS, type Server } from '../test/support/sandbox';
 import { AdminClient } from './lib/admin-client';
+import { stopChild } from './lib/processes';
+import { freePort, ROOT } from './lib/wrangler-dev';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-const summary = (samples: number[], unit: 'ms' | 'µs') => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const scale = unit === 'µs' ? 1000 : 1;
-  const f = (v: number) => `${(v * scale).toFixed(unit === 'µs' ? 1 : 2)} ${unit}`;
-  return { p50: f(percentile(sorted, 50)), p99: f(percentile(sorted, 99)), mean: f(sorted.reduce((a, b) => a + b, 0) / sorted.length) };
-};
+/** Signatures per request to the signing Worker, and requests per variant. */
+const SIGNS_PER_REQUEST = Number(process.env.BENCH_SIGNS ?? 5000);
+const SIGN_ROUNDS = Number(process.env.BENCH_SIGN_ROUNDS ?? 60);
+const GOAL = { addedP50: 3, addedP99: 8, signingRatio: 2 };
 
-async function signingCost() {
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const stats = (samples: number[]) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), mean: sorted.reduce((a, b) => a + b, 0) / sorted.length };
+};
+type Stats = ReturnType<typeof stats>;
+const ms = (v: number) => `${v.toFixed(2)} ms`;
+const µs = (v: number) => `${(v * 1000).toFixed(1)} µs`;
+const signed = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(2)} ms`;
+const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+
+/** New TCP connections per server opened by Node's fetch while measuring: 0 shows keep-alive in use. */
+const connections = new Map<string, number>();
+diagnostics.subscribe('undici:client:connected', (message) => {
+  const { connectParams } = message as { connectParams: { hostname: string; port: string } };
+  const key = `${connectParams.hostname}:${connectParams.port}`;
+  connections.set(key, (connections.get(key) ?? 0) + 1);
+});
+
+/** A Worker in workerd with nothing in front of it (scripts/bench/serve.ts), throw-away state. */
+async function serve(config: string, vars: Record<string, string>): Promise<Server> {
+  const dir = await mkdtemp(join(tmpdir(), 'arkbridge-bench-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/bench/serve.ts')], {
+    cwd: ROOT,
+    detached: true,
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const stop = async () => {
+    await stopChild(child);
+    await rm(dir, { recursive: true, force: true });
+  };
+  const tail: string[] = [];
+  const url = new Promise<string>((resolve, reject) => {
+    for (const stream of [child.stdout!, child.stderr!]) {
+      stream.setEncoding('utf8').on('data', (chunk: string) => {
+        for (const line of chunk.split('\n')) {
+          const ready = /^ready (http:\S+)/.exec(line);
+          if (ready) resolve(ready[1]!);
+          else if (line.trim() && tail.push(line) > 30) tail.shift();
+        }
+      });
+    }
+    child.once('exit', (code) => reject(new Error(`${config} exited (code ${code}):\n${tail.join('\n')}`)));
+  });
+  child.stdin!.end(JSON.stringify({ config, port: await freePort(), dir, vars }));
+  try {
+    return { url: await url, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function signingInNode() {
   const credentials = { accessKeyId: TEST_PROXY_SECRETS.ACCESS_KEY_ID, secretAccessKey: TEST_PROXY_SECRETS.SECRET_ACCESS_KEY };
-  const url = new URL('http://127.0.0.1:8788/api/v3?Action=ListAssets&Version=2024-01-01');
+  const url = 'http://127.0.0.1:8788/api/v3?Action=ListAssets&Version=2024-01-01'; // a string, as the proxy passes it
   const body = JSON.stringify({ Filter: { Statuses: ['Processing'], GroupIds: ['group-1', 'group-2'] }, PageSize: 100 });
   const cached = new Signer(credentials);
   const warm: number[] = [];
@@ -35,51 +105,170 @@ async function signingCost() {
       cold.push(performance.now() - t);
     }
   }
-  return { warm: summary(warm, 'µs'), cold: summary(cold, 'µs') };
+  return { warm: stats(warm), cold: stats(cold) };
 }
 
-async function latency() {
-  const sandbox = await startSandbox({}, { label: 'bench-sandbox' });
-  const proxy = await startProxy(sandbox.url);
+/** Per-call cost inside workerd: (request with N calls − request with none) / N, medians over interleaved rounds. */
+async function signingInWorkerd() {
+  const worker = await serve('scripts/bench/wrangler.jsonc', {});
   try {
-    const member = await new AdminClient(proxy.url, TEST_PROXY_SECRETS.ADMIN_TOKEN).add('bench');
-    const proxied = (action: string, body: unknown) =>
-      fetch(`${proxy.url}/api/v3?Action=${action}&Version=2024-01-01`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${member.token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-    const signer = new Signer({ accessKeyId: TEST_PROXY_SECRETS.ACCESS_KEY_ID, secretAccessKey: TEST_PROXY_SECRETS.SECRET_ACCESS_KEY });
-    const direct = async (action: string, body: unknown) => {
-      const url = new URL(`/api/v3?Action=${action}&Version=2024-01-01`, sandbox.url);
-      const signed = await signer.sign(url, JSON.stringify(body));
-      return fetch(url, { method: 'POST', headers: signed.headers, body: signed.body });
-    };
-    const group = (await (await proxied('CreateAssetGroup', { Name: 'bench' })).json()) as { Result: { Id: string } };
-    const request = { Id: group.Result.Id };
-    const samples = { direct: [] as number[], proxied: [] as number[] };
-    const timed = async (run: () => Promise<Response>, into: number[]) => {
+    const impls = ['none', 'signer', 'native'] as const;
+    const samples = { none: [] as number[], signer: [] as number[], native: [] as number[] };
+    const run = async (impl: (typeof impls)[number], into?: number[]) => {
       const t = performance.now();
-      const response = await run();
-      await response.arrayBuffer();
-      into.push(performance.now() - t);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const response = await fetch(`${worker.url}/?impl=${impl}&n=${impl === 'none' ? 0 : SIGNS_PER_REQUEST}`);
+      const text = await response.text();
+      into?.push(performance.now() - t);
+      if (text !== (impl === 'none' ? 'none' : 'ok')) throw new Error(`signing Worker answered ${response.status} ${text.slice(0, 200)}`);
     };
-    for (let i = 0; i < 50; i++) await Promise.all([direct('GetAssetGroup', request), proxied('GetAssetGroup', request)]); // warm-up
-    for (let i = 0; i < CALLS; i++) {
-      // Interleaved, alternating order, so both see the same machine conditions.
-      const pair = [() => timed(() => direct('GetAssetGroup', request), samples.direct), () => timed(() => proxied('GetAssetGroup', request), samples.proxied)];
-      if (i % 2) pair.reverse();
-      for (const run of pair) await run();
+    for (let i = 0; i < 5; i++) for (const impl of impls) await run(impl); // warm-up (JIT)
+    for (let i = 0; i < SIGN_ROUNDS; i++) for (let j = 0; j < impls.length; j++) {
+      const impl = impls[(i + j) % impls.length]!;
+      await run(impl, samples[impl]);
     }
-    return { direct: summary(samples.direct, 'ms'), proxied: summary(samples.proxied, 'ms') };
+    const base = stats(samples.none).p50;
+    const perCall = (impl: 'signer' | 'native') => (stats(samples[impl]).p50 - base) / SIGNS_PER_REQUEST;
+    return { signer: perCall('signer'), native: perCall('native') };
   } finally {
-    await Promise.all([proxy.stop(), sandbox.stop()]);
+    await worker.stop();
   }
 }
 
-console.log('Signing one /api/v3 request (Node WebCrypto):');
-const signing = await signingCost();
-console.table({ 'daily key cached (hot path)': signing.warm, 'key derived per call': signing.cold });
-console.log(`\nGetAssetGroup latency over ${CALLS} calls each, local sandbox under wrangler dev:`);
-console.table(await latency());
+/** A plain Node HTTP server on loopback: the floor of one keep-alive round trip from this client. */
+async function loopbackFloor(): Promise<Server> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end('{"status":"ok"}');
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** A member with one group of its own on `proxyUrl`, and its calls. */
+async function benchMember(proxyUrl: string) {
+  const member = await new AdminClient(proxyUrl, TEST_PROXY_SECRETS.ADMIN_TOKEN).add('bench');
+  const auth = { Authorization: `Bearer ${member.token}` };
+  const library = (action: string, body: unknown) =>
+    fetch(`${proxyUrl}/api/v3?Action=${action}&Version=2024-01-01`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const group = (await (await library('CreateAssetGroup', { Name: 'bench' })).json()) as { Result: { Id: string } };
+  return { auth, library, group: { Id: group.Result.Id } };
+}
+
+interface Step {
+  name: string;
+  run: () => Promise<Response>;
+  expect: number;
+}
+
+/** Runs `steps` `calls` times each, interleaved in rotating order so that no step always follows the same one. */
+async function measure<K extends string>(steps: Record<K, Step>, calls: number) {
+  const order = Object.keys(steps) as K[];
+  const samples = Object.fromEntries(order.map((k) => [k, [] as number[]])) as Record<K, number[]>;
+  const timed = async (key: K, into?: number[]) => {
+    const step: Step = steps[key];
+    const t = performance.now();
+    const response = await step.run();
+    await response.arrayBuffer();
+    into?.push(performance.now() - t);
+    if (response.status !== step.expect) throw new Error(`${step.name}: HTTP ${response.status}, expected ${step.expect}`);
+  };
+  for (let i = 0; i < 50; i++) for (const key of order) await timed(key); // warm-up
+  connections.clear();
+  for (let i = 0; i < calls; i++) {
+    for (let j = 0; j < order.length; j++) {
+      const key = order[(i + j) % order.length]!;
+      await timed(key, samples[key]);
+    }
+  }
+  const opened = [...connections.values()].reduce((a, b) => a + b, 0);
+  return { results: Object.fromEntries(order.map((k) => [k, stats(samples[k])])) as Record<K, Stats>, opened };
+}
+
+async function latency() {
+  const servers: Server[] = [];
+  const started = <T extends Server>(server: T) => (servers.push(server), server);
+  try {
+    const floor = started(await loopbackFloor());
+    const sandbox = started(await serve('worker/sandbox/wrangler.jsonc', { ...TEST_VARS }));
+    const proxy = started(await serve('worker/proxy/wrangler.jsonc', { ASSET_API_BASE: sandbox.url, VIDEO_API_BASE: sandbox.url, ALLOW_HTTP_MEDIA: 'on', ...TEST_PROXY_SECRETS }));
+    const member = await benchMember(proxy.url);
+    const signer = new Signer({ accessKeyId: TEST_PROXY_SECRETS.ACCESS_KEY_ID, secretAccessKey: TEST_PROXY_SECRETS.SECRET_ACCESS_KEY });
+    const direct = async () => {
+      const url = new URL('/api/v3?Action=GetAssetGroup&Version=2024-01-01', sandbox.url);
+      const request = await signer.sign(url, JSON.stringify(member.group));
+      return fetch(url, { method: 'POST', headers: request.headers, body: request.body });
+    };
+    const steps = {
+      floor: { name: 'loopback floor (a Node HTTP server)', run: () => fetch(floor.url), expect: 200 },
+      trivial: { name: 'sandbox GET / (a trivial Worker)', run: () => fetch(sandbox.url), expect: 200 },
+      direct: { name: 'direct GetAssetGroup (sandbox)', run: direct, expect: 200 },
+      healthz: { name: 'proxy GET /healthz', run: () => fetch(`${proxy.url}/healthz`), expect: 200 },
+      me: { name: 'proxy GET /proxy/me', run: () => fetch(`${proxy.url}/proxy/me`, { headers: member.auth }), expect: 200 },
+      denied: { name: 'proxy GetAssetGroup, not owned (403)', run: () => member.library('GetAssetGroup', { Id: 'group-not-mine' }), expect: 403 },
+      proxied: { name: 'proxy GetAssetGroup', run: () => member.library('GetAssetGroup', member.group), expect: 200 },
+    } satisfies Record<string, Step>;
+    const main = await measure(steps, CALLS);
+
+    // The proxy as `npm start` runs it, apart: wrangler dev's relay keeps working after each
+    // answer and would disturb the steps above.
+    const dev = started(await startProxy(sandbox.url));
+    const devMember = await benchMember(dev.url);
+    const devSteps = {
+      direct: { name: 'direct GetAssetGroup (sandbox)', run: direct, expect: 200 },
+      proxied: { name: 'proxy GetAssetGroup under wrangler dev', run: () => devMember.library('GetAssetGroup', devMember.group), expect: 200 },
+    } satisfies Record<string, Step>;
+    const underDev = await measure(devSteps, CALLS);
+    return { steps, main, devSteps, underDev };
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
+console.log('Signing one /api/v3 request in Node (the same Signer):');
+const node = await signingInNode();
+console.table({
+  'daily key cached (hot path)': { p50: µs(node.warm.p50), p99: µs(node.warm.p99), mean: µs(node.warm.mean) },
+  'key derived per call': { p50: µs(node.cold.p50), p99: µs(node.cold.p99), mean: µs(node.cold.mean) },
+});
+
+console.log(`\nSigning inside workerd (${SIGNS_PER_REQUEST} per request, ${SIGN_ROUNDS} requests each, timed from outside):`);
+const workerd = await signingInWorkerd();
+const ratio = workerd.signer / workerd.native;
+console.table({
+  'Signer.sign (the proxy, cached keys)': { 'per call': µs(workerd.signer), 'vs native': `${ratio.toFixed(2)}x` },
+  'native HMAC-SHA256, cached CryptoKey': { 'per call': µs(workerd.native), 'vs native': '1.00x' },
+});
+console.log(`Goal: Signer within ${GOAL.signingRatio}x of a native HMAC: ${verdict(ratio <= GOAL.signingRatio)}`);
+
+console.log(`\nLatency per request, ${CALLS} calls each, interleaved, keep-alive, Workers in workerd (no dev server in front):`);
+const { steps, main, devSteps, underDev } = await latency();
+const r = main.results;
+const table = <K extends string>(named: Record<K, Step>, results: Record<K, Stats>) =>
+  Object.fromEntries((Object.keys(results) as K[]).map((k) => [named[k].name, { p50: ms(results[k].p50), p99: ms(results[k].p99), mean: ms(results[k].mean) }]));
+console.table(table(steps, r));
+console.log(`New connections while measuring: ${main.opened} (0: every call reused its keep-alive connection).`);
+
+// Each row is the difference of two steps; together they add up to proxied − direct.
+type StepKey = keyof typeof r;
+const diff = (f: (s: Record<StepKey, number>) => number, from: string) => {
+  const at = (p: 'p50' | 'p99') => f(Object.fromEntries(Object.entries(r).map(([k, s]) => [k, (s as Stats)[p]])) as Record<StepKey, number>);
+  return { p50: signed(at('p50')), p99: signed(at('p99')), from };
+};
+console.log('\nWhere the added latency goes (differences of the steps above; p99 differences are indicative):');
+console.table({
+  'one more Worker on the way (HTTP into workerd and out)': diff((s) => s.trivial - s.floor, 'sandbox GET / − floor'),
+  'Hono routing, CORS, the log line': diff((s) => s.healthz - s.trivial, '/healthz − sandbox GET /'),
+  'token hash, member Durable Object call': diff((s) => s.me - s.healthz, '/proxy/me − /healthz'),
+  'POST body, validation, ownership SQL': diff((s) => s.denied - s.me, 'not owned − /proxy/me'),
+  'signing, upstream fetch from workerd, relay': diff((s) => s.proxied - s.denied - (s.direct - s.floor), '(proxied − not owned) − (direct − floor)'),
+  'added by the proxy': diff((s) => s.proxied - s.direct, 'proxied − direct'),
+});
+const added = { p50: r.proxied.p50 - r.direct.p50, p99: r.proxied.p99 - r.direct.p99 };
+console.log(`Added by the proxy (proxied − direct): p50 ${signed(added.p50)}, p99 ${signed(added.p99)}.`);
+console.log(`Goal: p50 <= ${GOAL.addedP50} ms ${verdict(added.p50 <= GOAL.addedP50)}, p99 <= ${GOAL.addedP99} ms ${verdict(added.p99 <= GOAL.addedP99)}.`);
+
+console.log(`\nFor comparison, the proxy as npm start runs it (wrangler dev: its proxy Worker in front, a debugger attached), ${CALLS} calls each, interleaved:`);
+console.table(table(devSteps, underDev.results));
+const devAdded = { p50: underDev.results.proxied.p50 - underDev.results.direct.p50, p99: underDev.results.proxied.p99 - underDev.results.direct.p99 };
+console.log(`Added under wrangler dev: p50 ${signed(devAdded.p50)}, p99 ${signed(devAdded.p99)} (the difference to the above is the dev tool's).`);

@@ -1,0 +1,63 @@
+/**
+ * Bench only: runs one Worker in workerd as deployed code runs, with nothing in front of it.
+ * `wrangler dev` puts a proxy Worker of its own (a second workerd) before the Worker and attaches
+ * a debugger that relays every log line and subrequest to Node: costs of the dev tool, not of the
+ * Worker (the bench measures them apart). Here: the production bundle (`wrangler deploy
+ * --dry-run`) in Miniflare, with the bindings of the Worker's wrangler.jsonc. The Worker still
+ * writes its logs; they are read and dropped here rather than passed on to the bench, whose
+ * timing they would disturb.
+ * Reads `{ config, port, dir, vars }` as JSON on stdin; prints `ready <url>`.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Miniflare } from 'miniflare';
+import { unstable_getMiniflareWorkerOptions } from 'wrangler';
+import { ROOT } from '../lib/wrangler-dev';
+
+interface Input {
+  /** wrangler.jsonc, relative to the project root. */
+  config: string;
+  port: number;
+  /** A throw-away directory: the bundle and the Durable Objects' storage. */
+  dir: string;
+  /** Configuration and secrets, over the config's vars. */
+  vars: Record<string, string>;
+}
+
+const input = JSON.parse(
+  await new Promise<string>((resolve) => {
+    let text = '';
+    process.stdin.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve(text));
+  }),
+) as Input;
+
+const bundle = join(input.dir, 'bundle');
+const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '-c', input.config, '--outdir', bundle], {
+  cwd: ROOT,
+  env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+  encoding: 'utf8',
+});
+if (build.status !== 0) throw new Error(`bundling ${input.config} failed:\n${build.stdout}\n${build.stderr}`);
+
+const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, input.config));
+const mf = new Miniflare({
+  ...(workerOptions as object),
+  modules: true,
+  scriptPath: join(bundle, readdirSync(bundle).find((f) => f.endsWith('.js'))!), // named after the config's main
+  modulesRoot: bundle,
+  bindings: { ...workerOptions.bindings, ...input.vars },
+  durableObjectsPersist: join(input.dir, 'state'),
+  // Miniflare routes every subrequest through a Worker of its own that strips CF-Connecting-IP
+  // (about 0.3 ms a call here); the production runtime does that natively.
+  stripCfConnectingIp: false,
+  handleRuntimeStdio(stdout, stderr) {
+    stdout.resume();
+    stderr.pipe(process.stderr);
+  },
+  host: '127.0.0.1',
+  port: input.port,
+});
+console.log(`ready ${(await mf.ready).origin}`);
+const stop = () => void mf.dispose().finally(() => process.exit(0));
+process.once('SIGTERM', stop).once('SIGINT', stop);
