@@ -18,3 +18,4 @@ export * from './video/task';
 export * from './video/references';
 export * from './video/check-create';
 export * from './catalog/models';
+export * from './catalog/output-size';

@@ -14,6 +14,8 @@ export interface VideoTask {
   completed_at?: number;
   metadata?: { url: string; last_frame_url?: string };
   error?: { code: string; message: string };
+  /** On a completed task only: output tokens, width x height x frames / 1024 (shared/catalog/output-size.ts). */
+  usage?: { completion_tokens: number };
 }
 
 /** Statuses after which a task never changes again. */

@@ -57,8 +57,10 @@ export async function createVideo(c: C): Promise<Response> {
     return c.json(invalidParameter(problem.field, problem.message), 400);
   }
   const { body, references } = checked.value;
-  // The task keeps only the model and its references (a long prompt need not cross to storage).
-  const outcome = await service(c.env).createTask(entered.account.name, { model: body.model }, references, new URL(c.req.url).origin);
+  // The task keeps only the model, its references and what its output size and length depend on
+  // (for `usage`); a long prompt need not cross to storage.
+  const { model, resolution, ratio, duration, frames } = body;
+  const outcome = await service(c.env).createTask(entered.account.name, { model, resolution, ratio, duration, frames }, references, new URL(c.req.url).origin);
   return outcome.ok ? c.json(outcome.task) : c.json(outcome.body, outcome.status as 400);
 }
 
@@ -70,7 +72,7 @@ export async function getVideo(c: C): Promise<Response> {
   const forced = entered.fault?.taskStatus as TaskStatus | null | undefined;
   if (forced) {
     // An injected status (e.g. `unknown`): the service could not determine the task's state.
-    const { metadata: _m, completed_at: _c, error: _e, ...rest } = task;
+    const { metadata: _m, completed_at: _c, error: _e, usage: _u, ...rest } = task;
     return c.json({ ...rest, status: forced });
   }
   return c.json(task);

@@ -23,7 +23,8 @@ CREATE TABLE IF NOT EXISTS tasks (
   refs TEXT NOT NULL,                -- JSON list of references still to download
   download TEXT NOT NULL,            -- pending | ok | failed
   error TEXT NOT NULL DEFAULT '',
-  created_at INTEGER NOT NULL, refs_done_at INTEGER);
+  created_at INTEGER NOT NULL, refs_done_at INTEGER,
+  completion_tokens INTEGER);         -- usage reported once completed; null on tasks older than it
 CREATE TABLE IF NOT EXISTS faults (
   target TEXT PRIMARY KEY, status INTEGER NOT NULL, remaining INTEGER NOT NULL,
   retry_after INTEGER, task_status TEXT, delay_ms INTEGER NOT NULL DEFAULT 0);
@@ -31,3 +32,23 @@ CREATE TABLE IF NOT EXISTS stats (
   target TEXT NOT NULL, action TEXT NOT NULL, count INTEGER NOT NULL, PRIMARY KEY (target, action));
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
+
+/**
+ * Columns added to tables after their first release, for databases persisted before them:
+ * `CREATE TABLE IF NOT EXISTS` leaves an existing table as it was.
+ */
+const ADDED_COLUMNS: readonly { table: string; column: string; definition: string }[] = [
+  { table: 'tasks', column: 'completion_tokens', definition: 'INTEGER' },
+];
+
+/**
+ * Brings a database made by an earlier SCHEMA up to this one: adds each missing column (SQLite
+ * has no `ADD COLUMN IF NOT EXISTS`, so each is looked up first). Never drops or rewrites data;
+ * a second run changes nothing.
+ */
+export function upgradeSchema(sql: SqlStorage): void {
+  for (const { table, column, definition } of ADDED_COLUMNS) {
+    const present = sql.exec(`SELECT 1 FROM pragma_table_info('${table}') WHERE name = ?`, column).toArray().length > 0;
+    if (!present) sql.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+  }
+}

@@ -1,5 +1,6 @@
-import { clip, isKnownModel, videoError, invalidParameter, type Reference, type VideoApiError, type VideoCreateBody, type VideoTask } from '../../../shared';
+import { clip, completionTokens, isKnownModel, videoError, invalidParameter, type Reference, type VideoApiError, type VideoCreateBody, type VideoTask } from '../../../shared';
 import { ownAsset, readinessOf } from './assets';
+import { upgradeSchema } from './service-schema';
 import { rows, type Ctx } from './state-context';
 import { dataUriProblem } from './media-download';
 import { randomHex } from '../../../shared';
@@ -13,6 +14,8 @@ export interface TaskRow {
   error: string;
   created_at: number;
   refs_done_at: number | null;
+  /** Output tokens of the finished video, fixed at the create; null on a task stored before the column. */
+  completion_tokens: number | null;
 }
 
 /** A reference the sandbox still has to fetch before the task can succeed. */
@@ -29,6 +32,18 @@ export type TaskOutcome = { ok: true; task: VideoTask } | { ok: false; status: n
 
 const KIND_TO_TYPE = { image: 'Image', video: 'Video', audio: 'Audio' } as const;
 const reject = (status: number, body: VideoApiError): TaskOutcome => ({ ok: false, status, body });
+
+/**
+ * Storage whose tasks table has been brought up to the schema (`upgradeSchema`, service-schema.ts):
+ * `CREATE TABLE IF NOT EXISTS` at start leaves a table persisted by an older sandbox as it was, so
+ * its added columns are checked here, once per storage, before a task is read or written.
+ */
+const upgraded = new WeakSet<SqlStorage>();
+function upgradeOnce(sql: SqlStorage): void {
+  if (upgraded.has(sql)) return;
+  upgradeSchema(sql);
+  upgraded.add(sql);
+}
 
 function taskId(now: number): string {
   const stamp = new Date(now).toISOString().replace(/\D/g, '').slice(0, 14);
@@ -66,21 +81,27 @@ export function createTask(ctx: Ctx, account: string, body: VideoCreateBody, ref
     }
   }
   const id = taskId(ctx.now);
+  // The tokens the service will report once the video is made, from its size and length.
+  const tokens = completionTokens({ model: body.model, resolution: body.resolution, ratio: body.ratio, duration: body.duration, frames: body.frames });
+  upgradeOnce(ctx.sql);
   ctx.sql.exec(
-    'INSERT INTO tasks (id, account, model, refs, download, created_at, refs_done_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    id, account, body.model, JSON.stringify(pending), pending.length ? 'pending' : 'ok', ctx.now, pending.length ? null : ctx.now,
+    'INSERT INTO tasks (id, account, model, refs, download, created_at, refs_done_at, completion_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    id, account, body.model, JSON.stringify(pending), pending.length ? 'pending' : 'ok', ctx.now, pending.length ? null : ctx.now, tokens,
   );
   return { ok: true, task: taskView(ctx, ownTask(ctx, account, id)!) };
 }
 
-export const ownTask = (ctx: Ctx, account: string, id: string): TaskRow | undefined =>
-  rows<TaskRow>(ctx.sql, 'SELECT * FROM tasks WHERE id = ? AND account = ?', id, account)[0];
+export function ownTask(ctx: Ctx, account: string, id: string): TaskRow | undefined {
+  upgradeOnce(ctx.sql);
+  return rows<TaskRow>(ctx.sql, 'SELECT * FROM tasks WHERE id = ? AND account = ?', id, account)[0];
+}
 
 export const videoUrl = (origin: string, id: string) => `${origin}/sandbox/videos/${id}.mp4`;
 
 /**
  * The task as the service reports it now: queued while its references download and for the
- * first moments, then in_progress with rising progress, then completed (or failed).
+ * first moments, then in_progress with rising progress, then completed (or failed). Only a
+ * completed task carries `usage`; one stored before its tokens were kept counts the model's defaults.
  */
 export function taskView(ctx: Ctx, row: TaskRow): VideoTask {
   const base = { id: row.id, task_id: row.id, object: 'video' as const, model: row.model, created_at: Math.floor(row.created_at / 1000) };
@@ -97,5 +118,6 @@ export function taskView(ctx: Ctx, row: TaskRow): VideoTask {
     const progress = Math.min(99, Math.max(1, Math.floor(((elapsed - queuedFor) / Math.max(1, total - queuedFor)) * 100)));
     return { ...base, status: 'in_progress', progress };
   }
-  return { ...base, status: 'completed', progress: 100, completed_at: Math.floor(finishAt / 1000), metadata: { url: videoUrl(ctx.origin, row.id) } };
+  const usage = { completion_tokens: row.completion_tokens ?? completionTokens({ model: row.model }) };
+  return { ...base, status: 'completed', progress: 100, completed_at: Math.floor(finishAt / 1000), metadata: { url: videoUrl(ctx.origin, row.id) }, usage };
 }
