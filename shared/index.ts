@@ -18,4 +18,7 @@ export * from './video/task';
 export * from './video/references';
 export * from './video/check-create';
 export * from './catalog/models';
+export * from './gateway/money';
+export * from './gateway/prices';
+export * from './gateway/budgets';
 export * from './catalog/output-size';

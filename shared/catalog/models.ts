@@ -46,6 +46,11 @@ export interface ModelSpec {
   assetRefs: boolean;
   /** Images may be sent inline as `data:image/<subtype>;base64,` URIs. */
   dataUriImages: boolean;
+  /**
+   * What the service uses when a create leaves resolution or duration out: a task is priced by
+   * them (shared/gateway/prices.ts). Absent for a model the catalog does not know.
+   */
+  defaults?: { resolution: string; duration: number };
 }
 
 export const RATIOS = ['16:9', '4:3', '1:1', '3:4', '9:16', '21:9', 'adaptive'] as const;
@@ -90,6 +95,7 @@ export const MODELS: readonly ModelSpec[] = [
     references: null,
     assetRefs: false,
     dataUriImages: false,
+    defaults: { resolution: '720p', duration: 5 },
   },
   {
     id: 'doubao-seedance-1-0-lite-i2v-250428',
@@ -107,6 +113,7 @@ export const MODELS: readonly ModelSpec[] = [
     },
     assetRefs: false,
     dataUriImages: true,
+    defaults: { resolution: '720p', duration: 5 },
   },
   {
     id: 'doubao-seedance-1-0-pro-250528',
@@ -116,6 +123,7 @@ export const MODELS: readonly ModelSpec[] = [
     references: null,
     assetRefs: false,
     dataUriImages: true,
+    defaults: { resolution: '1080p', duration: 5 },
   },
   {
     id: 'doubao-seedance-1-0-pro-fast-251015',
@@ -125,6 +133,7 @@ export const MODELS: readonly ModelSpec[] = [
     references: null,
     assetRefs: false,
     dataUriImages: true,
+    defaults: { resolution: '1080p', duration: 5 },
   },
   {
     id: 'doubao-seedance-1-5-pro-251215',
@@ -142,6 +151,7 @@ export const MODELS: readonly ModelSpec[] = [
     references: null,
     assetRefs: false,
     dataUriImages: true,
+    defaults: { resolution: '720p', duration: 5 },
   },
   {
     id: 'doubao-seedance-2-0-260128',
@@ -151,6 +161,7 @@ export const MODELS: readonly ModelSpec[] = [
     references: seedance2References,
     assetRefs: true,
     dataUriImages: true,
+    defaults: { resolution: '720p', duration: 5 },
   },
   {
     id: 'doubao-seedance-2-0-fast-260128',
@@ -160,6 +171,7 @@ export const MODELS: readonly ModelSpec[] = [
     references: seedance2References,
     assetRefs: true,
     dataUriImages: true,
+    defaults: { resolution: '720p', duration: 5 },
   },
 ];
 

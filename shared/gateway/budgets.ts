@@ -1,0 +1,138 @@
+import * as v from 'valibot';
+import { strictObjectMessage } from '../validation';
+import { MONEY_MAX } from './money';
+
+/** Budgets, usage views and reports of the proxy's gateway (docs/budgets.md), shared by the proxy and its clients. */
+
+export const PERIODS = ['month', 'total'] as const;
+export type Period = (typeof PERIODS)[number];
+
+/** Alert thresholds, in percent of a limit: each is raised once per period. */
+export const ALERT_THRESHOLDS = [80, 95, 100] as const;
+
+export const MAX_RUNNING_MAX = 1000;
+
+const limit = v.nullable(
+  v.pipe(v.number('must be a number or null'), v.finite('must be a finite number'), v.minValue(0, 'must not be negative'), v.maxValue(MONEY_MAX, `must be at most ${MONEY_MAX}`)),
+);
+const period = v.picklist(PERIODS, 'must be month or total');
+const NOT_A_FIELD = strictObjectMessage('is not a field of a budget');
+
+/** `PUT /admin/members/:id/budget`. `null` removes a limit; a field left out keeps its value. */
+export const memberBudgetSchema = v.strictObject(
+  {
+    limit: v.optional(limit),
+    period: v.optional(period),
+    maxRunning: v.optional(v.nullable(v.pipe(v.number('must be an integer or null'), v.integer('must be an integer or null'), v.minValue(0, 'must not be negative'), v.maxValue(MAX_RUNNING_MAX, `must be at most ${MAX_RUNNING_MAX}`)))),
+  },
+  NOT_A_FIELD,
+);
+export type MemberBudgetChange = v.InferOutput<typeof memberBudgetSchema>;
+
+/** `PUT /admin/budget`, the whole team's. */
+export const teamBudgetSchema = v.strictObject({ limit: v.optional(limit), period: v.optional(period) }, NOT_A_FIELD);
+export type TeamBudgetChange = v.InferOutput<typeof teamBudgetSchema>;
+
+/** A budget as stored and answered: amounts in the price table's currency. */
+export interface BudgetState {
+  currency: string;
+  period: Period;
+  limit: number | null;
+  spent: number;
+  reserved: number;
+  remaining: number | null;
+}
+
+export interface MemberBudgetState extends BudgetState {
+  member: string;
+  running: number;
+  maxRunning: number | null;
+}
+
+/** An alert raised when spend crossed a threshold of a limit. */
+export interface BudgetAlert {
+  scope: 'member' | 'team';
+  member: string | null;
+  threshold: (typeof ALERT_THRESHOLDS)[number];
+  /** `YYYY-MM` or `total`. */
+  periodKey: string;
+  limit: number;
+  spent: number;
+  at: string;
+}
+
+/** `GET /proxy/usage`: the calling member's budget, the team's, and this period's alerts. */
+export interface UsageView extends Omit<MemberBudgetState, 'member'> {
+  team: Omit<BudgetState, 'currency' | 'period'> & { period: Period };
+  alerts: BudgetAlert[];
+}
+
+/** One row of `GET /admin/usage`: one member's tasks of one model on one day (UTC). */
+export interface UsageRow {
+  day: string;
+  member: string;
+  model: string;
+  tasks: number;
+  completed: number;
+  failed: number;
+  seconds: number;
+  cost: number;
+  tokens: number;
+}
+export const USAGE_COLUMNS = ['day', 'member', 'model', 'tasks', 'completed', 'failed', 'seconds', 'cost', 'tokens'] as const satisfies readonly (keyof UsageRow)[];
+
+/** One task of `GET /admin/tasks`. */
+export interface TeamTask {
+  id: string;
+  member: string;
+  model: string;
+  status: string;
+  cost: number;
+  priced: boolean;
+  createdAt: string;
+  endedAt: string | null;
+}
+
+/** One entry of `GET /admin/audit`. */
+export interface AuditEntry {
+  at: string;
+  actor: string;
+  action: string;
+  target: string | null;
+  detail: Record<string, unknown>;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const day = v.pipe(v.string('must be a date'), v.regex(DAY, 'must be a date as YYYY-MM-DD'), v.check((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'must be a real calendar date'));
+const count = (max: number) => v.pipe(v.string(), v.regex(/^\d{1,6}$/, `must be a whole number from 1 to ${max}`), v.transform(Number), v.minValue(1, `must be a whole number from 1 to ${max}`), v.maxValue(max, `must be at most ${max}`));
+
+/** A report covers at most this many days. */
+export const REPORT_DAYS_MAX = 366;
+
+/** `GET /admin/usage?from=&to=&format=`. */
+export const usageQuerySchema = v.pipe(
+  v.strictObject(
+    { from: v.optional(day), to: v.optional(day), format: v.optional(v.picklist(['json', 'csv'], 'must be json or csv')) },
+    strictObjectMessage('is not a parameter of this report'),
+  ),
+  v.forward(
+    v.check((q) => !q.from || !q.to || q.from <= q.to, 'must not be after to'),
+    ['from'],
+  ),
+);
+
+export const TASK_LIST_MAX = 1000;
+export const TEAM_TASK_STATUSES = ['creating', 'queued', 'in_progress', 'unknown', 'completed', 'failed', 'expired'] as const;
+
+/** `GET /admin/tasks?member=&status=&limit=`. */
+export const tasksQuerySchema = v.strictObject(
+  {
+    member: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters'))),
+    status: v.optional(v.picklist(TEAM_TASK_STATUSES, `must be one of ${TEAM_TASK_STATUSES.join(', ')}`)),
+    limit: v.optional(count(TASK_LIST_MAX)),
+  },
+  strictObjectMessage('is not a parameter of this list'),
+);
+
+/** `GET /admin/audit?limit=`. */
+export const auditQuerySchema = v.strictObject({ limit: v.optional(count(TASK_LIST_MAX)) }, strictObjectMessage('is not a parameter of this list'));
