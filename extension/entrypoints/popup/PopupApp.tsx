@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
+import { BudgetLine } from '@/entrypoints/popup/budget/BudgetLine';
 import { GenerateView } from '@/entrypoints/popup/generate/GenerateView';
 import { LibraryView } from '@/entrypoints/popup/library/LibraryView';
 import { PortraitView } from '@/entrypoints/popup/portrait/PortraitView';
@@ -53,6 +54,7 @@ export function App() {
           </button>
         </span>
       </header>
+      <BudgetLine />
       <nav role="tablist" aria-label={t('app.title')}>
         {TABS.map(({ id, label }) => (
           <button key={id} type="button" role="tab" id={`tab-${id}`} aria-selected={tab === id} aria-controls={`panel-${id}`} onClick={() => choose(id)}>

@@ -54,6 +54,18 @@ describe('pollTasks', () => {
     expect(await database.get('tasks', 'b')).toMatchObject({ videoUrl: 'https://cdn.example.com/v.mp4', completedAt: 1_700_000_000_000 });
   });
 
+  it('stores the cost of the proxy’s answer, also when only the cost changed, and keeps it when an answer has none', async () => {
+    const database = await db();
+    await database.put('tasks', task('a', { status: 'in_progress', progress: 40 }));
+    proxy.setTask('task-a', { status: 'in_progress', progress: 40, arkbridge: { cost: 3.672, currency: 'CNY', priced: true } });
+    expect((await pollTasks(client)).changed.map((t) => t.cost)).toEqual([{ cost: 3.672, currency: 'CNY', priced: true }]);
+    expect(await pollTasks(client)).toMatchObject({ changed: [] });
+
+    proxy.setTask('task-a', { status: 'completed', progress: 100, arkbridge: undefined });
+    await pollTasks(client);
+    expect(await database.get('tasks', 'a')).toMatchObject({ status: 'completed', cost: { cost: 3.672, currency: 'CNY', priced: true } });
+  });
+
   it('ends a task the proxy no longer knows as failed', async () => {
     await (await db()).put('tasks', task('lost'));
     const result = await pollTasks(client);

@@ -1,6 +1,7 @@
 import { isFinished } from '@@/shared';
 import { ApiError, isGone } from '@/lib/proxy/api-failure';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { annotationChanges, annotationOf } from '@/lib/proxy/task-annotation';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { taskStore } from '@/lib/storage/task-store';
 
@@ -20,7 +21,9 @@ export async function pollTasks(client: ProxyClient): Promise<{ changed: TaskRec
         task = { status: 'failed' as const, progress: record.progress, error: { code: 'task_not_found', message: (error as ApiError).failure.message } };
       } else throw error;
     }
-    if (task.status === record.status && task.progress === record.progress) continue;
+    // The proxy's cost (and whether it still follows the task), when it sends them.
+    const annotation = annotationOf(task);
+    if (task.status === record.status && task.progress === record.progress && !annotationChanges(record, annotation)) continue;
     const next: TaskRecord = {
       ...record,
       status: task.status,
@@ -28,6 +31,7 @@ export async function pollTasks(client: ProxyClient): Promise<{ changed: TaskRec
       ...('metadata' in task && task.metadata?.url ? { videoUrl: task.metadata.url } : {}),
       ...(task.error ? { error: task.error } : {}),
       ...('completed_at' in task && task.completed_at ? { completedAt: task.completed_at * 1000 } : {}),
+      ...annotation,
     };
     await taskStore.put(next);
     changed.push(next);

@@ -1,3 +1,5 @@
+import { type BudgetRefusal, budgetRefusalFrom } from '@/lib/proxy/budget-refusal';
+
 /** Why a call to the proxy did not succeed, in the terms the extension acts on. */
 export type ApiFailure =
   /** The token is missing, wrong or revoked: ask the member to reconnect. */
@@ -10,8 +12,11 @@ export type ApiFailure =
   | { kind: 'timeout'; message: string }
   /** A create with this key is still running: retry shortly with the same key. */
   | { kind: 'in_progress'; message: string }
-  /** The request was refused (validation, access, not ready...): show the message, do not retry as is. */
-  | { kind: 'rejected'; status: number; code: string; message: string; field?: string }
+  /**
+   * The request was refused (validation, access, not ready...): show the message, do not retry as
+   * is. `refusal`: refused for the team's budgets (a 402, or a 429 for too many running tasks).
+   */
+  | { kind: 'rejected'; status: number; code: string; message: string; field?: string; refusal?: BudgetRefusal }
   /** The service failed (5xx): retry later. */
   | { kind: 'service'; status: number; code: string; message: string };
 
@@ -39,7 +44,7 @@ export function retryAfterMs(header: string | null, now = Date.now()): number {
 
 interface ErrorBody {
   ResponseMetadata?: { Error?: { Code: string; Message: string } };
-  error?: { code?: string; message?: string; param?: string };
+  error?: { code?: string; message?: string; param?: string; [detail: string]: unknown };
 }
 
 /** Classifies an unsuccessful HTTP answer of the proxy. */
@@ -47,6 +52,9 @@ export function failureFrom(status: number, body: ErrorBody | null, retryAfter: 
   const code = body?.ResponseMetadata?.Error?.Code ?? body?.error?.code ?? `http_${status}`;
   const message = body?.ResponseMetadata?.Error?.Message ?? body?.error?.message ?? `The proxy answered HTTP ${status}.`;
   if (status === 401) return { kind: 'unauthorized', message: 'The proxy did not accept your member token. Reconnect in the options.' };
+  // Before the 429 rule: too many running tasks is no request to slow down, waiting alone does not end it.
+  const refusal = budgetRefusalFrom(body?.error);
+  if (refusal) return { kind: 'rejected', status, code, message, refusal };
   if (status === 429) return { kind: 'rate_limited', message, retryAfterMs: retryAfterMs(retryAfter) };
   if (status === 504) return { kind: 'timeout', message };
   if (status === 409 && /in_?progress/i.test(code)) return { kind: 'in_progress', message };

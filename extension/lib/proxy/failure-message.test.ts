@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setLocale } from '@/lib/i18n/translate';
 import { ApiError, type ApiFailure } from '@/lib/proxy/api-failure';
-import { CONNECT_WORDING, describeFailure, problemOf } from '@/lib/proxy/failure-message';
+import { CONNECT_WORDING, describeFailure, problemOf, refusalMessage } from '@/lib/proxy/failure-message';
 import { getConnection } from '@/lib/storage/stored-connection';
 import { connect, resetState } from '@/lib/testing/test-setup';
 
@@ -52,5 +52,24 @@ describe('failure messages', () => {
     await connect();
     describeFailure(failed({ kind: 'unauthorized', message: 'x' }), { wording: CONNECT_WORDING });
     expect((await getConnection())?.needsReconnect).toBeFalsy();
+  });
+
+  it('word a refusal for the budgets with what to do, not the service’s busy message', async () => {
+    const budget = failed({
+      kind: 'rejected',
+      status: 402,
+      code: 'budget_exceeded',
+      message: 'x',
+      refusal: { code: 'budget_exceeded', scope: 'member', remaining: 1.2, cost: 3.672, currency: 'CNY' },
+    });
+    expect(describeFailure(budget).message).toBe(
+      'Your budget cannot cover this task: 1.20 CNY left, and it costs 3.67 CNY. Nothing was created, and submitting again will not help until the budget is raised (a monthly budget starts again on the 1st, UTC): ask your team’s admin.',
+    );
+    expect(refusalMessage({ code: 'budget_exceeded', scope: 'team', remaining: null, cost: null, currency: null })).toMatch(/^The team’s budget cannot cover this task\. Nothing was created.*ask your team’s admin\.$/);
+    const running = failed({ kind: 'rejected', status: 429, code: 'too_many_running_tasks', message: 'x', refusal: { code: 'too_many_running_tasks', running: 3, maxRunning: 3 } });
+    expect(describeFailure(running).message).toBe('You already have 3 of 3 tasks running, as many as allowed. Nothing was created: wait for a running task to finish, then submit again.');
+    await setLocale('zh-CN');
+    expect(describeFailure(budget).message).toMatch(/^你的预算不足以支付此任务：剩余 1\.20 CNY，此任务需要 3\.67 CNY。未创建任何任务.*请联系团队管理员。$/);
+    expect(describeFailure(running).message).toBe('你已有 3/3 个任务在运行，已达上限。未创建任何任务：请等待一个运行中的任务完成后再提交。');
   });
 });

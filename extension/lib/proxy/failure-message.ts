@@ -1,5 +1,7 @@
+import { formatAmount } from '@/lib/budget/money-display';
 import { type MessageKey, t } from '@/lib/i18n/translate';
 import { ApiError } from '@/lib/proxy/api-failure';
+import type { BudgetRefusal } from '@/lib/proxy/budget-refusal';
 import { handleUnauthorized } from '@/lib/proxy/connected-client';
 
 /**
@@ -81,6 +83,7 @@ export function describeFailure<F extends string = string>(error: unknown, optio
     case 'rate_limited':
       return { message: t(wording.rateLimited, { seconds: seconds(failure.retryAfterMs) }) };
     case 'rejected': {
+      if (failure.refusal) return { message: refusalMessage(failure.refusal) };
       const field = failure.field ? fields[failure.field] : undefined;
       if (field) {
         // `Name: must be …` (the service's words) reads `Group name: must be …` (the form's).
@@ -95,6 +98,22 @@ export function describeFailure<F extends string = string>(error: unknown, optio
     default:
       return { message: wording.retry ? t(wording.retry, { message: failure.message }) : failure.message };
   }
+}
+
+/**
+ * A create refused for the budgets, with what to do: nothing was created; for the budget, ask the
+ * team's admin (sending it again will not help before the budget is raised or a monthly budget
+ * starts again); for running tasks, wait for one to finish and submit again.
+ */
+export function refusalMessage(refusal: BudgetRefusal): string {
+  if (refusal.code === 'too_many_running_tasks') {
+    const { running, maxRunning } = refusal;
+    return running !== null && maxRunning !== null ? t('budget.busy', { running, max: maxRunning }) : t('budget.busyPlain');
+  }
+  const { remaining, cost, currency, scope } = refusal;
+  return remaining !== null && cost !== null && currency !== null
+    ? t(scope === 'team' ? 'budget.refused.team' : 'budget.refused.member', { remaining: formatAmount(Math.max(0, remaining), currency), cost: formatAmount(cost, currency) })
+    : t(scope === 'team' ? 'budget.refused.teamPlain' : 'budget.refused.memberPlain');
 }
 
 /**

@@ -1,5 +1,7 @@
-import type { Action, LibraryRequestInput, LibraryResult, ModelList, ModelSpec, VideoCreateBody, VideoTask } from '@@/shared';
+import type { Action, LibraryRequestInput, LibraryResult, ModelList, ModelSpec, UsageView, VideoCreateBody } from '@@/shared';
 import { ApiError, failureFrom } from '@/lib/proxy/api-failure';
+import type { ProxiedVideoTask } from '@/lib/proxy/task-annotation';
+import { usageViewOf } from '@/lib/proxy/usage-view';
 import type { Connection } from '@/lib/storage/records/setting-values';
 
 /**
@@ -97,13 +99,30 @@ export class ProxyClient {
   createVideo = (body: VideoCreateBody, idempotencyKey: string) => this.#task('POST', '/v1/video/generations', body, { idempotencyKey });
   getVideo = (id: string) => this.#task('GET', `/v1/video/generations/${encodeURIComponent(id)}`);
 
-  async #task(method: 'GET' | 'POST', path: string, body?: unknown, options?: CallOptions): Promise<VideoTask> {
-    const task = await this.#request<VideoTask | null>(method, path, body, options);
+  async #task(method: 'GET' | 'POST', path: string, body?: unknown, options?: CallOptions): Promise<ProxiedVideoTask> {
+    const task = await this.#request<ProxiedVideoTask | null>(method, path, body, options);
     if (!task || typeof task.status !== 'string') throw this.#notTheProxy();
     return task;
   }
   models = () => this.#request<ModelList>('GET', '/v1/models');
   me = () => this.#request<{ id: string; name: string }>('GET', '/proxy/me');
+
+  /**
+   * The member's budget, the team's and this period's alerts (`GET /proxy/usage`); null from a proxy
+   * without budgets (it answers 404): then nothing about budgets is shown.
+   */
+  async usage(): Promise<UsageView | null> {
+    let answer: unknown;
+    try {
+      answer = await this.#request<unknown>('GET', '/proxy/usage');
+    } catch (error) {
+      if (error instanceof ApiError && error.failure.kind === 'rejected' && error.failure.status === 404) return null;
+      throw error;
+    }
+    const usage = usageViewOf(answer);
+    if (!usage) throw this.#notTheProxy();
+    return usage;
+  }
   capabilities = () => this.#request<{ models: ModelSpec[]; media: { allowHttp: boolean } }>('GET', '/proxy/capabilities');
   recordConsent = (rulesVersion: string) =>
     this.#request<{ scope: string; rulesVersion: string; acceptedAt: string }>('POST', '/proxy/consents', { scope: 'portrait', rulesVersion });

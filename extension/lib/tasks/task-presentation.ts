@@ -1,4 +1,5 @@
 import { type ContentElement, GENERATION_PARAMETERS, type GenerationParameter, parseAssetRef, type ReferenceRole, type VideoCreateBody } from '@@/shared';
+import { formatAmount } from '@/lib/budget/money-display';
 import { t } from '@/lib/i18n/translate';
 import type { LocalTaskStatus, TaskRecord } from '@/lib/storage/records/task-record';
 
@@ -72,6 +73,19 @@ export const LINK_LIFETIME_MS = 24 * 3600 * 1000;
 export function linkHoursLeft(task: Pick<TaskRecord, 'completedAt'>, now: number): number | null {
   if (task.completedAt === undefined) return null;
   return Math.max(0, Math.floor((task.completedAt + LINK_LIFETIME_MS - now) / 3600_000));
+}
+
+/** The task's cost as the proxy last said: `3.67 CNY`, or `unpriced` (its model has no price); null when it said nothing. */
+export function costLabel(task: Pick<TaskRecord, 'cost'>): string | null {
+  if (!task.cost) return null;
+  return task.cost.priced ? formatAmount(task.cost.cost, task.cost.currency) : t('tasks.unpriced');
+}
+
+/** A create refused for the budgets (by its stored code), in the member's words with what to do; else null. */
+export function refusalNote(error: TaskRecord['error']): string | null {
+  if (error?.code === 'budget_exceeded') return t('tasks.refusal.budget_exceeded');
+  if (error?.code === 'too_many_running_tasks') return t('tasks.refusal.too_many_running_tasks');
+  return null;
 }
 
 /** The file name a completed video is downloaded as. */

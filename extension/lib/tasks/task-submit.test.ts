@@ -50,6 +50,28 @@ describe('submitTask', () => {
     expect(await allTasks()).toEqual([record]);
   });
 
+  it('stores the cost the proxy’s answer carries with the task', async () => {
+    proxy.arkbridge = { cost: 3.672, currency: 'CNY', priced: true };
+    const { record } = await submitTask(client, body, now);
+    expect(record.cost).toEqual({ cost: 3.672, currency: 'CNY', priced: true });
+    expect((await allTasks())[0]!.cost).toEqual({ cost: 3.672, currency: 'CNY', priced: true });
+  });
+
+  it('a create refused for the budget (402) or for too many running tasks (429) fails at once and is never sent again', async () => {
+    proxy.failNext('createVideo', { kind: 'video-error', status: 402, code: 'budget_exceeded', message: 'Over budget.', extra: { scope: 'team', remaining: 0, cost: 3.672, currency: 'CNY' } });
+    const poor = await submitTask(client, body, now);
+    expect(poor.record).toMatchObject({ status: 'failed', error: { code: 'budget_exceeded', message: 'Over budget.' } });
+    expect(poor.failure).toMatchObject({ kind: 'rejected', refusal: { code: 'budget_exceeded', scope: 'team' } });
+    proxy.failNext('createVideo', { kind: 'video-error', status: 429, code: 'too_many_running_tasks', message: 'Too many.', extra: { running: 3, maxRunning: 3 } });
+    const busy = await submitTask(client, body, now);
+    expect(busy.record).toMatchObject({ status: 'failed', error: { code: 'too_many_running_tasks' } });
+    expect(busy.record.retryAt).toBeUndefined();
+    clock += 3600_000;
+    expect(await resumeSubmissions(client, now)).toEqual({ sent: 0, accepted: 0 });
+    expect(proxy.callsOf('createVideo')).toHaveLength(2);
+    expect(proxy.taskCount).toBe(0);
+  });
+
   it('every submit is a new record with a new key', async () => {
     const a = await submitTask(client, body, now);
     const b = await submitTask(client, body, now);

@@ -1,8 +1,9 @@
-import type { VideoCreateBody, VideoTask } from '@@/shared';
+import type { VideoCreateBody } from '@@/shared';
 import { t } from '@/lib/i18n/translate';
 import { ApiError, type ApiFailure } from '@/lib/proxy/api-failure';
 import { KEY_LIFETIME_MS, newIdempotencyKey } from '@/lib/proxy/idempotency-keys';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { annotationOf, type ProxiedVideoTask } from '@/lib/proxy/task-annotation';
 import { newLocalId } from '@/lib/storage/database';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { announceChange } from '@/lib/storage/store-changes';
@@ -94,7 +95,7 @@ export async function resumeSubmissions(client: ProxyClient, now: () => number =
 async function send(client: ProxyClient, record: SubmittingTask, first: boolean, now: () => number): Promise<SubmitOutcome> {
   sending.add(record.localId);
   try {
-    let task: VideoTask;
+    let task: ProxiedVideoTask;
     try {
       task = await client.createVideo(record.body, record.idempotencyKey);
     } catch (error) {
@@ -107,7 +108,7 @@ async function send(client: ProxyClient, record: SubmittingTask, first: boolean,
   }
 }
 
-function accepted(record: SubmittingTask, task: VideoTask): SubmittingTask {
+function accepted(record: SubmittingTask, task: ProxiedVideoTask): SubmittingTask {
   const { attempts: _a, retryAt: _r, notice: _n, ...rest } = record;
   return {
     ...rest,
@@ -117,6 +118,7 @@ function accepted(record: SubmittingTask, task: VideoTask): SubmittingTask {
     ...(task.metadata?.url ? { videoUrl: task.metadata.url } : {}),
     ...(task.error ? { error: task.error } : {}),
     ...(task.completed_at ? { completedAt: task.completed_at * 1000 } : {}),
+    ...annotationOf(task),
   };
 }
 
@@ -132,7 +134,8 @@ async function failed(record: SubmittingTask, error: ApiError, first: boolean, a
   const f = error.failure;
   switch (f.kind) {
     case 'rejected':
-      // Refused before any task existed: the member reads why and decides.
+      // Refused before any task existed: the member reads why and decides. So is a refusal for the
+      // budgets, a 429 for too many running tasks included: never sent again by itself.
       return settle(record, (r) => fail(r, f.code, withField(f)));
     case 'unauthorized':
       // A first attempt refused at the door created nothing; a repeat may follow an accepted create, so it waits for reconnect.

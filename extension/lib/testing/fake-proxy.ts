@@ -1,9 +1,10 @@
-import type { AssetListItem, AssetStatus, TaskStatus, VideoTask } from '@@/shared';
+import type { AssetListItem, AssetStatus, TaskStatus, UsageView } from '@@/shared';
+import type { ProxiedVideoTask } from '@/lib/proxy/task-annotation';
 
 /**
  * A small in-memory imitation of the Arkbridge proxy for extension tests: the `/api/v3`
  * CreateAssetGroup, CreateAsset, ListAssets (and GetAsset, which the extension must never call)
- * and the `/v1` video task endpoint. Every call is recorded; faults can be scripted per action.
+ * and the `/v1` video task endpoint, and `GET /proxy/usage`. Every call is recorded; faults can be scripted per action.
  */
 
 export interface ProxyCall {
@@ -35,13 +36,15 @@ export class FakeProxy {
   readonly calls: ProxyCall[] = [];
   readonly assets = new Map<string, StoredAsset>();
   readonly groups = new Map<string, { Id: string; Name: string; Description: string }>();
-  readonly tasks = new Map<string, VideoTask>();
+  readonly tasks = new Map<string, ProxiedVideoTask>();
   /** Idempotency-Key (per action) -> the Id it created. */
   readonly keys = new Map<string, string>();
   /** Tokens the proxy accepts; clear it to answer 401 to everything. */
   readonly tokens = new Set([TOKEN]);
   /** The proxy's ALLOW_HTTP_MEDIA. */
   allowHttpMedia = false;
+  /** What `GET /proxy/usage` answers; null: 404, as a proxy without budgets. */
+  usage: UsageView | null = null;
   #faults: { action: string; fault: Fault }[] = [];
   #hidden = new Set<string>();
   #seq = 0;
@@ -92,7 +95,8 @@ export class FakeProxy {
     asset.updatedSeq = ++this.#seq;
   }
 
-  setTask(id: string, task: Partial<VideoTask> & { status: TaskStatus }): void {
+  /** `arkbridge`: the proxy's own object in the answer (cost, tracking). */
+  setTask(id: string, task: Partial<ProxiedVideoTask> & { status: TaskStatus }): void {
     this.tasks.set(id, { id, task_id: id, object: 'video', model: 'm', progress: 0, created_at: 1, ...this.tasks.get(id), ...task });
   }
 
@@ -137,6 +141,9 @@ export class FakeProxy {
 
   #answer(call: ProxyCall): Response {
     const { action, body } = call;
+    if (action === '/proxy/usage') {
+      return this.usage ? json(200, this.usage) : json(404, { error: { code: 'not_found', message: 'No route GET /proxy/usage.', type: 'invalid_request_error' } });
+    }
     if (action === 'getVideo') {
       const task = this.tasks.get(decodeURIComponent(call.path.split('/').pop()!));
       return task ? json(200, task) : json(404, { error: { code: 'task_not_found', message: 'No such task.', type: 'invalid_request_error' } });

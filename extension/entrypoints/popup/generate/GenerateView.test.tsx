@@ -5,8 +5,13 @@ import { MODELS } from '@@/shared';
 import { MODEL_IDS } from '@@/shared/catalog/testing/model-ids';
 import { button, byLabel, click, description, mount, select, text, type, unmount } from '@/components/dom-testing';
 import { GenerateView } from '@/entrypoints/popup/generate/GenerateView';
+import { usage } from '@/lib/budget/testing/usage-fixture';
+import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { db } from '@/lib/storage/database';
+import { settingsStore } from '@/lib/storage/settings-store';
+import { resumeSubmissions } from '@/lib/tasks/task-submit';
 import { VideoFakeProxy } from '@/lib/tasks/testing/fake-video';
+import { PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';
 import { assetRecord, connect, resetState } from '@/lib/testing/test-setup';
 
 const ids = MODEL_IDS;
@@ -258,5 +263,74 @@ describe('Generate: submit', () => {
     await open();
     expect(byLabel<HTMLSelectElement>('Model').value).toBe(ids.pro);
     expect(byLabel<HTMLTextAreaElement>('Prompt').value).toBe('Unfinished idea');
+  });
+});
+
+describe('Generate: budgets', () => {
+  const BUDGET_MESSAGE =
+    'Your budget cannot cover this task: 1.20 CNY left, and it costs 3.67 CNY. Nothing was created, and submitting again will not help until the budget is raised (a monthly budget starts again on the 1st, UTC): ask your team’s admin.';
+
+  async function fillAndSubmit() {
+    await open();
+    select(byLabel<HTMLSelectElement>('Model'), ids.s2);
+    type(byLabel('Prompt'), 'A cat surfing');
+    select(byLabel<HTMLSelectElement>('Resolution'), '720p');
+    click(submit());
+  }
+
+  /** Later passes (the popup's, the background's) never send a refused create again. */
+  async function neverSentAgain() {
+    const client = new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, proxy.fetch);
+    expect(await resumeSubmissions(client, () => Date.now() + 3600_000)).toEqual({ sent: 0, accepted: 0 });
+    expect(proxy.callsOf('createVideo')).toHaveLength(1);
+  }
+
+  it('a 402 says what is left, what the task costs and to ask the admin; the form stays filled, nothing is sent again', async () => {
+    proxy.failNext('createVideo', {
+      kind: 'video-error',
+      status: 402,
+      type: 'insufficient_quota',
+      code: 'budget_exceeded',
+      message: 'This task costs 3.672 CNY; 1.2 CNY of your monthly budget is left.',
+      extra: { scope: 'member', remaining: 1.2, cost: 3.672, currency: 'CNY' },
+    });
+    await fillAndSubmit();
+    await vi.waitFor(() => expect(document.getElementById('gen-budget')?.textContent).toBe(BUDGET_MESSAGE));
+    expect(document.getElementById('gen-budget')!.getAttribute('role')).toBe('alert');
+    expect(submitted).not.toHaveBeenCalled();
+    expect(byLabel<HTMLTextAreaElement>('Prompt').value).toBe('A cat surfing');
+    expect(byLabel<HTMLSelectElement>('Resolution').value).toBe('720p');
+    expect(submit().disabled).toBe(false);
+    expect((await (await db()).getAll('tasks'))[0]).toMatchObject({ status: 'failed', error: { code: 'budget_exceeded' } });
+    await neverSentAgain();
+  });
+
+  it('a 429 for too many running tasks says to wait for one to finish, and is not retried like a busy service', async () => {
+    proxy.failNext('createVideo', {
+      kind: 'video-error',
+      status: 429,
+      type: 'rate_limit_error',
+      code: 'too_many_running_tasks',
+      message: '3 of your tasks are running; the limit is 3.',
+      extra: { running: 3, maxRunning: 3 },
+    });
+    await fillAndSubmit();
+    await vi.waitFor(() =>
+      expect(document.getElementById('gen-budget')?.textContent).toBe(
+        'You already have 3 of 3 tasks running, as many as allowed. Nothing was created: wait for a running task to finish, then submit again.',
+      ),
+    );
+    expect(byLabel<HTMLTextAreaElement>('Prompt').value).toBe('A cat surfing');
+    expect(submitted).not.toHaveBeenCalled();
+    expect((await (await db()).getAll('tasks'))[0]).toMatchObject({ status: 'failed', error: { code: 'too_many_running_tasks' } });
+    await neverSentAgain();
+  });
+
+  it('reads the budget again after a create', async () => {
+    proxy.usage = usage({ remaining: 80.156, running: 2 });
+    await fillAndSubmit();
+    await vi.waitFor(() => expect(submitted).toHaveBeenCalledTimes(1));
+    await vi.waitFor(async () => expect((await settingsStore.get('budget.usage'))?.usage).toMatchObject({ remaining: 80.156, running: 2 }));
+    expect(proxy.actions().filter((a) => a === '/proxy/usage')).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@ import { modelSpec, type ModelSpec } from '@@/shared';
 import { Banner } from '@/components/Banner';
 import { Field } from '@/components/Field';
 import { tellBackground } from '@/lib/background-messages';
+import { refreshUsage } from '@/lib/budget/usage-refresh';
 import { loadDraft, saveDraft } from '@/lib/generate/generate-draft';
 import {
   emptyForm,
@@ -24,7 +25,7 @@ import { t } from '@/lib/i18n/translate';
 import { useDb } from '@/lib/popup/use-db';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
-import { notConnected } from '@/lib/proxy/failure-message';
+import { notConnected, refusalMessage } from '@/lib/proxy/failure-message';
 import { assetStore } from '@/lib/storage/asset-store';
 import type { ModelsInfo } from '@/lib/storage/records/setting-values';
 import { getConnection } from '@/lib/storage/stored-connection';
@@ -60,6 +61,8 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
   const [submitting, setSubmitting] = useState(false);
   const [refused, setRefused] = useState<Refusal | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  /** The last create was refused for the budgets (what to do, not a fault of the form). */
+  const [budgetRefused, setBudgetRefused] = useState<string | null>(null);
   const assets = useDb(readAssets, ['assets']) ?? [];
   useFirstPaintMark(info !== null || load.state !== 'loading');
 
@@ -68,6 +71,7 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
     setFormState(next);
     saveDraft(next);
     setRefused(null);
+    setBudgetRefused(null);
   };
 
   async function refreshModels() {
@@ -126,12 +130,20 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
     if (problems.length || submitting) return;
     setSubmitting(true);
     setNotice(null);
+    setBudgetRefused(null);
     try {
       const connected = await connectedClient();
       if (!connected) return setNotice(notConnected().message);
       const outcome = await submitTask(connected.client, toBody(form, spec));
       void tellBackground({ type: 'arkbridge:sync' });
-      const { record } = outcome;
+      // The budget line shows what this create reserved (or why it was refused).
+      void refreshUsage();
+      const { record, failure } = outcome;
+      if (record.status === 'failed' && failure?.kind === 'rejected' && failure.refusal) {
+        // Nothing was created; the form stays as filled, and nothing is sent again by itself.
+        setBudgetRefused(refusalMessage(failure.refusal));
+        return;
+      }
       if (record.status === 'failed') {
         const message = record.error?.message ?? '';
         const field = namedParam(message);
@@ -242,6 +254,11 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
       </fieldset>
 
       {notice && <Banner tone="error">{notice}</Banner>}
+      {budgetRefused && (
+        <Banner tone="error" id="gen-budget">
+          {budgetRefused}
+        </Banner>
+      )}
       <div class="gen-submit">
         <button type="submit" class="primary" disabled={submitting || problems.length > 0}>
           {submitting ? t('generate.submitting') : t('generate.submit')}

@@ -181,3 +181,48 @@ describe('Tasks: polling while open', () => {
     expect(item('run').querySelector('.task__status')!.textContent).toBe('Generating 10%');
   });
 });
+
+describe('Tasks: costs', () => {
+  const cost = (localId: string) => item(localId).querySelector('.task__cost')?.textContent ?? null;
+
+  it('shows each task’s cost as the proxy said, “unpriced” for a model without a price, nothing when it said none', async () => {
+    await seed(
+      record('priced', { status: 'completed', progress: 100, videoUrl: 'https://cdn.example.com/p.mp4', cost: { cost: 3.672, currency: 'CNY', priced: true } }),
+      record('free', { status: 'queued', cost: { cost: 0, currency: 'CNY', priced: false } }),
+      // Stored before costs existed (or by a proxy without budgets): the record as it was.
+      record('older', { status: 'queued' }),
+    );
+    mount(<TasksView pollMs={60_000} />);
+    await vi.waitFor(() => expect(items()).toHaveLength(3));
+    expect(cost('priced')).toBe('3.67 CNY');
+    expect(item('priced').querySelector('.task__cost')!.getAttribute('title')).toBe('Cost of this task');
+    expect(cost('free')).toBe('unpriced');
+    expect(cost('older')).toBeNull();
+  });
+
+  it('stores the cost a task answer carries with the task, and says when the proxy no longer follows it', async () => {
+    await seed(record('run', { status: 'in_progress', progress: 10 }));
+    mount(<TasksView pollMs={30} />);
+    await vi.waitFor(() => expect(items()).toHaveLength(1));
+    expect(cost('run')).toBeNull();
+    // The same status and progress: the cost alone is news.
+    proxy.setTask('cgt-run', { status: 'in_progress', progress: 10, arkbridge: { cost: 3.672, currency: 'CNY', priced: true, keptUrl: 'https://kept.example.com/x' } });
+    await vi.waitFor(() => expect(cost('run')).toBe('3.67 CNY'));
+    expect((await (await db()).get('tasks', 'run'))!.cost).toEqual({ cost: 3.672, currency: 'CNY', priced: true });
+    proxy.setTask('cgt-run', { status: 'in_progress', progress: 10, arkbridge: { cost: 3.672, currency: 'CNY', priced: true, tracking: 'expired' } });
+    await vi.waitFor(() => expect(item('run').textContent).toContain('The proxy no longer follows this task (older than 7 days).'));
+  });
+
+  it('a create refused for the budgets reads what to do, in the member’s language', async () => {
+    await seed(
+      record('poor', { taskId: undefined, status: 'failed', error: { code: 'budget_exceeded', message: 'This task costs 3.672 CNY; 1.2 CNY is left.' } }),
+      record('busy', { taskId: undefined, status: 'failed', error: { code: 'too_many_running_tasks', message: '3 of 3 running.' } }),
+    );
+    mount(<TasksView pollMs={60_000} />);
+    await vi.waitFor(() => expect(items()).toHaveLength(2));
+    expect(item('poor').querySelector('.task__error')!.textContent).toBe(
+      'Not created: the budget could not cover this task. Ask your team’s admin to raise it (a monthly budget starts again on the 1st, UTC).',
+    );
+    expect(item('busy').querySelector('.task__error')!.textContent).toBe('Not created: as many of your tasks were running as allowed. Submit again once one has finished.');
+  });
+});

@@ -10,6 +10,7 @@ import { ApiError } from '@/lib/proxy/api-failure';
 import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
 import { notConnected } from '@/lib/proxy/failure-message';
 import {
+  costLabel,
   describeParam,
   downloadName,
   elapsedMs,
@@ -20,6 +21,7 @@ import {
   linkHoursLeft,
   namedParam,
   progressValue,
+  refusalNote,
   requestSummary,
   statusLabel,
   statusTone,
@@ -130,6 +132,7 @@ function TaskItem({ task, now }: { task: SubmittingTask; now: number }) {
   const prompt = task.body.prompt ?? task.body.content?.find((e) => e.type === 'text')?.text ?? '';
   const named = task.status === 'failed' && task.error ? namedParam(task.error.message) : null;
   const titleId = `task-${task.localId}-title`;
+  const cost = costLabel(task);
 
   return (
     <li class={`task task--${task.status}`} aria-labelledby={titleId}>
@@ -137,6 +140,11 @@ function TaskItem({ task, now }: { task: SubmittingTask; now: number }) {
         <strong id={titleId}>{spec.label}</strong>
         <span class={`task__status task__status--${statusTone(task.status)}`}>{statusLabel(task)}</span>
         {elapsed !== null && <span class="task__elapsed" title={t('tasks.elapsedTitle')}>{formatElapsed(elapsed)}</span>}
+        {cost !== null && (
+          <span class="task__cost" title={t('tasks.costTitle')}>
+            {cost}
+          </span>
+        )}
       </div>
       {prompt && <p class="task__prompt">{prompt}</p>}
       {!isSettled(task.status) && (
@@ -144,6 +152,7 @@ function TaskItem({ task, now }: { task: SubmittingTask; now: number }) {
       )}
       {task.status === 'submitting' && task.notice && <p class="task__note">{t('tasks.retrying', { message: task.notice })}</p>}
       {task.status === 'unknown' && <p class="task__note">{t('tasks.unknownNote')}</p>}
+      {task.tracking === 'expired' && <p class="task__note">{t('tasks.trackingExpired')}</p>}
       {task.status === 'completed' && <Completed task={task} now={now} />}
       {task.status === 'failed' && <Failed task={task} named={named} />}
       {task.status !== 'failed' && <Summary task={task} named={null} />}
@@ -202,7 +211,7 @@ function Failed({ task, named }: { task: TaskRecord; named: string | null }) {
   const [problem, setProblem] = useState<string | null>(null);
   const spec = modelSpec(task.model);
   const name = named ? describeParam(named, task.body) : null;
-  const worded = task.error ? humanize(task.error.message, task.body, spec) : t('tasks.failedNoMessage');
+  const worded = refusalNote(task.error) ?? (task.error ? humanize(task.error.message, task.body, spec) : t('tasks.failedNoMessage'));
   // 'Reference image 2: download failed' under 'Problem with Reference image 2:' says it once.
   const message = name && worded.startsWith(`${name}: `) ? worded.slice(name.length + 2) : worded;
 

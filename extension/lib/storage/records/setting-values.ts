@@ -1,4 +1,4 @@
-import type { ModelSpec, ResolvedPortrait } from '@@/shared';
+import type { ModelSpec, ResolvedPortrait, UsageView } from '@@/shared';
 
 /**
  * The `settings` store's keys and the types of their values. Declared here rather than in the
@@ -29,6 +29,16 @@ export interface ModelsInfo {
   models: ModelSpec[];
   /** The proxy accepts plain http:// media. */
   allowHttp: boolean;
+  fetchedAt: number;
+}
+
+/** The member's budget as last read (budget/usage-refresh), and whose it is. */
+export interface UsageRecord {
+  /** null: the proxy keeps no budgets (an older proxy): nothing about budgets is shown. */
+  usage: UsageView | null;
+  /** The connection it was read with (another member's or proxy's is never shown). */
+  proxyUrl: string;
+  memberName?: string;
   fetchedAt: number;
 }
 
@@ -75,6 +85,8 @@ export interface Settings {
   'popup.nextTab': PopupTab;
   /** The last list of models (model-list). */
   'generate.models': ModelsInfo;
+  /** The member's budget as last read (usage-refresh). */
+  'budget.usage': UsageRecord;
   /** The last consent the proxy recorded (portrait-store). */
   'portrait.consent': ConsentRecord;
   /** The QR code on screen (portrait-store). */

@@ -12,8 +12,8 @@ export type VideoFault =
   | Fault
   /** The create is performed, then the answer is lost (connection dropped, popup closed). */
   | { kind: 'network-after-commit' }
-  /** A `/v1` error answer, with the proxy's error object. */
-  | { kind: 'video-error'; status: number; code: string; message: string; param?: string; retryAfter?: string };
+  /** A `/v1` error answer, with the proxy's error object (`extra`: its further fields, as a budget refusal's). */
+  | { kind: 'video-error'; status: number; code: string; message: string; param?: string; retryAfter?: string; type?: string; extra?: Record<string, unknown> };
 
 const OWN = new Set(['createVideo', 'models', 'capabilities']);
 
@@ -24,6 +24,8 @@ export class VideoFakeProxy extends FakeProxy {
   catalog: readonly ModelSpec[] | null = MODELS;
   /** Idempotency-Key -> the body it was used with and the task it created. */
   readonly created = new Map<string, { body: string; taskId: string }>();
+  /** The proxy's `arkbridge` object on the tasks it creates (cost); none: a proxy without budgets. */
+  arkbridge: Record<string, unknown> | null = null;
   /** Runs when a create arrives, before it is answered (to look at the extension's state then). */
   onCreate: (() => unknown) | null = null;
   #faults: { action: string; fault: VideoFault }[] = [];
@@ -63,7 +65,7 @@ export class VideoFakeProxy extends FakeProxy {
     const fault = index >= 0 ? this.#faults.splice(index, 1)[0]!.fault : null;
     if (fault?.kind === 'network') throw new TypeError('Failed to fetch');
     if (fault?.kind === 'status') return videoError(fault.status, fault.code ?? 'fault', fault.message ?? `fault ${fault.status}`, undefined, fault.retryAfter);
-    if (fault?.kind === 'video-error') return videoError(fault.status, fault.code, fault.message, fault.param, fault.retryAfter);
+    if (fault?.kind === 'video-error') return videoError(fault.status, fault.code, fault.message, fault.param, fault.retryAfter, fault.type, fault.extra);
     if (!this.tokens.has(headers.get('Authorization')?.replace(/^Bearer /, '') ?? '')) {
       return videoError(401, 'unauthorized', 'A valid member token is required: Authorization: Bearer <member token>.');
     }
@@ -87,7 +89,7 @@ export class VideoFakeProxy extends FakeProxy {
       return json(200, this.tasks.get(previous.taskId));
     }
     const id = `cgt-${++this.#n}`;
-    this.setTask(id, { status: 'queued', progress: 0, model: checked.value.body.model, created_at: 1_700_000_000 + this.#n });
+    this.setTask(id, { status: 'queued', progress: 0, model: checked.value.body.model, created_at: 1_700_000_000 + this.#n, ...(this.arkbridge ? { arkbridge: this.arkbridge } : {}) });
     if (key) this.created.set(key, { body: raw, taskId: id });
     return json(200, this.tasks.get(id) as VideoTask);
   }
@@ -96,7 +98,7 @@ export class VideoFakeProxy extends FakeProxy {
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
 
-function videoError(status: number, code: string, message: string, param?: string, retryAfter?: string): Response {
-  const error = { code, message, type: status >= 500 ? 'server_error' : 'invalid_request_error', ...(param ? { param } : {}) };
+function videoError(status: number, code: string, message: string, param?: string, retryAfter?: string, type?: string, extra: Record<string, unknown> = {}): Response {
+  const error = { code, message, type: type ?? (status >= 500 ? 'server_error' : 'invalid_request_error'), ...(param ? { param } : {}), ...extra };
   return json(status, { error }, retryAfter ? { 'Retry-After': retryAfter } : {});
 }
