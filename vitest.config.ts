@@ -55,6 +55,10 @@ export default defineConfig({
                 ...TEST_PROXY_SECRETS,
                 ALLOW_HTTP_MEDIA: 'on',
                 UPSTREAM_TIMEOUT_MS: '1500',
+                // Tasks are followed every second, so that they end within a test's patience.
+                TRACK_INTERVAL_SECONDS: '1',
+                // Budget alerts go to the media fixture server, which keeps them for the tests to read.
+                ALERT_WEBHOOK_URL: `${inject('mediaBaseUrl')}/hooks/alerts`,
               },
             },
           })),
@@ -66,7 +70,7 @@ export default defineConfig({
           // that an injected fault or a stats delta belongs to the test that caused it.
           fileParallelism: false,
           include: ['worker/proxy/**/*.test.ts'],
-          setupFiles: ['worker/proxy/testing/leak-guard.ts'],
+          setupFiles: ['worker/proxy/testing/leak-guard.ts', 'worker/proxy/testing/settle-tasks.ts'],
           globalSetup: ['test/support/media-server.global.ts', 'test/support/sandbox.global.ts'],
         },
       },

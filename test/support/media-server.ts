@@ -9,6 +9,8 @@
  * - `/slow/<ms>/<file>`      the fixture after waiting `ms` milliseconds (at most 60 s) before any header;
  * - `/page/<title>`          an HTML page titled <title> showing sample.png (#image), sample.mp4
  *                            (#video) and sample.mp3 (#audio): a web page to capture from.
+ * - `POST /hooks/<name>`     a webhook receiver: keeps the JSON body (up to 64 KB, the last 1,000
+ *                            per name) and answers 204; `GET /hooks/<name>` lists what it received.
  * Anything else, or an unknown file, is a 404.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -53,6 +55,30 @@ export async function startMediaServer(port = 0): Promise<MediaServer> {
   }
 
   const pendingTimers = new Set<NodeJS.Timeout>();
+  const hooks = new Map<string, unknown[]>();
+
+  function receiveHook(req: IncomingMessage, res: ServerResponse, name: string): void {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > 64 * 1024) return void req.destroy();
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        return send(res, 400, 'text/plain; charset=utf-8', Buffer.from('not JSON'));
+      }
+      const list = hooks.get(name) ?? [];
+      list.push(body);
+      if (list.length > 1000) list.shift();
+      hooks.set(name, list);
+      send(res, 204);
+    });
+  }
 
   const server = createServer((req, res) => {
     try {
@@ -72,6 +98,9 @@ export async function startMediaServer(port = 0): Promise<MediaServer> {
       res.setHeader('Access-Control-Allow-Headers', '*');
       return send(res, 204);
     }
+    const hook = /^\/hooks\/([\w-]{1,64})$/.exec(new URL(req.url ?? '/', 'http://localhost').pathname);
+    if (hook && req.method === 'POST') return receiveHook(req, res, hook[1]!);
+    if (hook && req.method === 'GET') return send(res, 200, 'application/json', Buffer.from(JSON.stringify({ received: hooks.get(hook[1]!) ?? [] })));
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD, OPTIONS');
       return send(res, 405, 'text/plain; charset=utf-8', Buffer.from('method not allowed'));

@@ -2,6 +2,8 @@ import { createExecutionContext, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { ProxyEnv } from './env';
 import app from './index';
+import { ledgerOf } from './ledger/ledger-access';
+import { TaskTracker } from './tracking/task-tracker';
 import { handleLibrary } from './library/library-handler';
 import type { MemberContext } from './members/member-context';
 import { api, call, mediaUrl, proxyEnv, seen, type Member } from './testing/proxy-test-client';
@@ -23,8 +25,16 @@ async function fetchWith(vars: Partial<ProxyEnv>, path: string, init: RequestIni
 /** Runs `fn` as the member's request handler inside their object, with `vars` overriding the env. */
 function asMember<T>(m: Member, vars: Partial<ProxyEnv>, fn: (ctx: MemberContext) => Promise<T>): Promise<T> {
   const stub = proxyEnv.MEMBERS.get(proxyEnv.MEMBERS.idFromName(m.id));
+  const env = { ...proxyEnv, ...vars };
   return runInDurableObject(stub, (_instance, state) =>
-    fn({ sql: state.storage.sql, env: { ...proxyEnv, ...vars }, memberId: m.id, waitUntil: (p) => state.waitUntil(p) }),
+    fn({
+      sql: state.storage.sql,
+      env,
+      memberId: m.id,
+      waitUntil: (p) => state.waitUntil(p),
+      ledger: () => ledgerOf(env),
+      tracker: new TaskTracker({ sql: state.storage.sql, env, ledger: () => ledgerOf(env), setAlarm: () => undefined, memberName: () => null }),
+    }),
   );
 }
 

@@ -1,9 +1,11 @@
 import type { MemberDirectory } from './members/directory';
 import type { MemberState } from './members/member-state';
+import type { TeamLedger } from './ledger/team-ledger';
 import type { ProxySettings } from './proxy-settings';
 
 /** The proxy Worker's bindings: its settings and the namespaces of its Durable Objects. */
 export interface ProxyEnv extends ProxySettings {
   MEMBERS: DurableObjectNamespace<MemberState>;
   DIRECTORY: DurableObjectNamespace<MemberDirectory>;
+  LEDGER: DurableObjectNamespace<TeamLedger>;
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { ACTIONS, type Action } from '../../shared';
+import { ACTIONS, memberBudgetSchema, priceTableSchema, teamBudgetSchema, type Action } from '../../shared';
 import {
   assertNoViolations,
   FuzzReport,
@@ -12,6 +12,7 @@ import {
   hostileParam,
   hostileQuery,
   LIBRARY_FIELDS,
+  schemaFields,
   VIDEO_CREATE_FIELDS,
   type FuzzBody,
   type FuzzField,
@@ -38,7 +39,12 @@ beforeAll(async () => {
   // Something to own, so that some hostile ids are near real ones.
   await asset(m, await group(m, 'fuzz'), 'fuzz');
 });
-afterAll(() => report.print());
+afterAll(async () => {
+  report.print();
+  // A hostile body may have been a valid one: leave the team's prices and budget as they were.
+  await proxyFetch('/admin/prices', { method: 'DELETE', headers: adminHeaders() });
+  await proxyFetch('/admin/budget', { method: 'PUT', headers: adminHeaders(), body: JSON.stringify({ limit: null, period: 'month' }) });
+});
 
 /** A path segment as a raw client could send it (an unpaired surrogate as its junk escape). */
 const segment = (value: string): string => {
@@ -120,6 +126,39 @@ describe('fuzz: /proxy and /admin', () => {
   it('DELETE /admin/members/{id} and POST /admin/members/{id}/token: hostile ids', { timeout }, async () => {
     await run('/admin/members/{id} (DELETE, token)', fc.tuple(hostileParam(['m0000000000000000']), fc.boolean()), ([id, rotate]) =>
       proxyFetch(`/admin/members/${segment(id)}${rotate ? '/token' : ''}`, { method: rotate ? 'POST' : 'DELETE', headers: adminHeaders() }),
+    );
+  });
+
+  it('GET /proxy/usage: hostile headers', { timeout }, async () => {
+    await run('GET /proxy/usage <hostile headers>', hostileHeaders(['Authorization', 'Accept']), (headers) => proxyFetch('/proxy/usage', { headers }));
+  });
+
+  it('PUT /admin/prices: hostile bodies', { timeout }, async () => {
+    await run('PUT /admin/prices', hostileBody({ fields: schemaFields(priceTableSchema) }), (body) =>
+      proxyFetch('/admin/prices', { method: 'PUT', headers: adminHeaders(), body: body.bytes }),
+    );
+  });
+
+  it('PUT /admin/members/{id}/budget: hostile bodies and ids', { timeout }, async () => {
+    await run('PUT /admin/members/{id}/budget', fc.tuple(hostileBody({ fields: schemaFields(memberBudgetSchema) }), fc.oneof(fc.constant(m.id), hostileParam([m.id]))), ([body, id]) =>
+      proxyFetch(`/admin/members/${segment(id)}/budget`, { method: 'PUT', headers: adminHeaders(), body: body.bytes }),
+    );
+  });
+
+  it('PUT /admin/budget: hostile bodies', { timeout }, async () => {
+    await run('PUT /admin/budget', hostileBody({ fields: schemaFields(teamBudgetSchema) }), (body) =>
+      proxyFetch('/admin/budget', { method: 'PUT', headers: adminHeaders(), body: body.bytes }),
+    );
+  });
+
+  it('GET /admin/usage, /admin/tasks and /admin/audit: hostile query strings', { timeout }, async () => {
+    const routes = { usage: ['from', 'to', 'format'], tasks: ['member', 'status', 'limit'], audit: ['limit'] } as const;
+    // format=csv answers text/csv, which the JSON checks would count against it: json only here (the CSV has its own tests).
+    const known = { from: ['2026-11-01'], to: ['2026-11-30'], format: ['json'], status: ['completed', 'failed'], limit: ['1', '1000'] };
+    await run(
+      'GET /admin/{usage,tasks,audit}?<hostile query>',
+      fc.oneof(...Object.entries(routes).map(([route, names]) => hostileQuery(names, known).map((query) => `/admin/${route}?${query}`))),
+      (path) => proxyFetch(path, { headers: adminHeaders() }),
     );
   });
 

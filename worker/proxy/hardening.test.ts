@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { api, call, proxyFetch, sandbox, type Member } from './testing/proxy-test-client';
-import { asset, group, member, MODEL, noUpstream, untilActive, upstream } from './testing/proxy-test-steps';
+import { asset, group, member, MODEL, noUpstream, staleRecord, untilActive, upstream } from './testing/proxy-test-steps';
 
 /**
  * What one member (or one unlucky name) must not be able to do to the shared proxy: stall it with
@@ -171,6 +171,7 @@ describe('a busy or slow service', () => {
   it('a task query the service does not answer in time is 504 upstream_timeout', async () => {
     const m = await member();
     const created = await call(m, 'POST', '/v1/video/generations', { model: MODEL, prompt: 'slow' });
+    await staleRecord(m, created.body.id);
     await sandbox.fault({ target: 'v1-get', status: 200, delayMs: 4_000, count: 1 });
     const r = await call(m, 'GET', `/v1/video/generations/${created.body.id}`);
     expect(r.status).toBe(504);

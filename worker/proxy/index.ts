@@ -12,6 +12,7 @@ import { createLogger } from './log/logger';
 
 export { MemberState } from './members/member-state';
 export { MemberDirectory } from './members/directory';
+export { TeamLedger } from './ledger/team-ledger';
 
 type Env = { Bindings: ProxyEnv; Variables: MemberVars };
 const app = new Hono<Env>();
@@ -111,6 +112,11 @@ app.get('/proxy/consents', async (c) => {
   const { state, tokenHash } = c.get('member');
   const consents = await state.consents(tokenHash);
   return consents ? c.json({ consents }) : toResponse(proxyUnauthorized());
+});
+app.get('/proxy/usage', async (c) => {
+  const { state, tokenHash } = c.get('member');
+  const usage = await state.usage(tokenHash);
+  return usage ? c.json(usage) : toResponse(proxyUnauthorized());
 });
 app.get('/proxy/capabilities', async (c) => {
   const { state, tokenHash } = c.get('member');

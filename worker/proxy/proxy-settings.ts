@@ -14,17 +14,28 @@ export interface ProxySettings {
   ALLOW_HTTP_MEDIA?: string;
   /** Milliseconds before a create answers 504 while the upstream call continues (default 25000). */
   UPSTREAM_TIMEOUT_MS?: string;
+  /** Seconds between the proxy's queries of one task it follows (default 15; docs/budgets.md). */
+  TRACK_INTERVAL_SECONDS?: string;
+  /** Where budget alerts are POSTed as JSON with a `text` field (chat webhooks render it); none: not sent. */
+  ALERT_WEBHOOK_URL?: string;
 }
 
 /** The secret values of the configuration: the logger and response scrubber never let them out. */
 export const secretValues = (env: ProxySettings): string[] =>
-  [env.SECRET_ACCESS_KEY, env.VIDEO_API_KEY, env.ADMIN_TOKEN, env.ACCESS_KEY_ID].filter((s): s is string => typeof s === 'string' && s.length >= 4);
+  // A chat webhook's URL is itself a credential (Slack's, for one).
+  [env.SECRET_ACCESS_KEY, env.VIDEO_API_KEY, env.ADMIN_TOKEN, env.ACCESS_KEY_ID, env.ALERT_WEBHOOK_URL].filter((s): s is string => typeof s === 'string' && s.length >= 4);
 
 export const allowHttpMedia = (env: ProxySettings): boolean => env.ALLOW_HTTP_MEDIA === 'on';
 
 export const upstreamTimeoutMs = (env: ProxySettings): number => {
   const n = Number(env.UPSTREAM_TIMEOUT_MS);
   return Number.isFinite(n) && n > 0 ? n : 25_000;
+};
+
+/** TRACK_INTERVAL_SECONDS in milliseconds: at least one second, at most an hour. */
+export const trackIntervalMs = (env: ProxySettings): number => {
+  const n = Number(env.TRACK_INTERVAL_SECONDS);
+  return Number.isFinite(n) && n >= 1 ? Math.min(n, 3600) * 1000 : 15_000;
 };
 
 /** Names of required settings that are missing: answered by /healthz and at startup of each request. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, call, sandbox, waitFor, type Member } from './testing/proxy-test-client';
-import { group, member, memberRows, MODEL, noUpstream, upstream } from './testing/proxy-test-steps';
+import { group, member, memberRows, MODEL, noUpstream, staleRecord, upstream } from './testing/proxy-test-steps';
 
 /**
  * What the member sees when the service fails (docs/proxy-api.md): 429 passes through with
@@ -86,6 +86,7 @@ describe('5xx from the service', () => {
   ])('%s %i: an error object with code and a readable message, status kept, no retry', async (target, status, code) => {
     const m = await member();
     const taskId = target === 'v1-get' ? (await create(m)).body.id : null;
+    if (taskId) await staleRecord(m, taskId);
     await sandbox.fault({ target, status, count: 1 });
     const { value: r, calls } = await upstream(() =>
       target === 'v1-create' ? create(m) : target === 'v1-get' ? call(m, 'GET', `/v1/video/generations/${taskId}`) : call(m, 'GET', '/v1/models'),

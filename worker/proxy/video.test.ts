@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, mediaUrl, sandbox, waitFor } from './testing/proxy-test-client';
-import { asset, group, member, MODEL, noUpstream, PNG, untilActive, upstream } from './testing/proxy-test-steps';
+import { asset, group, member, MODEL, noUpstream, PNG, staleRecord, untilActive, upstream } from './testing/proxy-test-steps';
 
 /** The video interface through the proxy (docs/proxy-api.md, "Video"): models, create, get. */
 
@@ -23,6 +23,12 @@ describe('POST /v1/video/generations and GET /v1/video/generations/{id}', () => 
     expect(created.body).toMatchObject({ id: expect.any(String), object: 'video', model: MODEL, status: 'queued', progress: 0, created_at: expect.any(Number) });
     expect(created.body.task_id).toBe(created.body.id);
 
+    // Fresh from the create: answered from the proxy's record.
+    const { value: recorded, calls: recordCalls } = await upstream(() => call(m, 'GET', `/v1/video/generations/${created.body.id}`));
+    expect(recordCalls('v1-get', 'GET')).toBe(0);
+    expect(recorded.body).toEqual(created.body);
+
+    await staleRecord(m, created.body.id);
     const { value: got, calls: getCalls } = await upstream(() => call(m, 'GET', `/v1/video/generations/${created.body.id}`));
     expect(getCalls('v1-get', 'GET')).toBe(1);
     expect(got.status).toBe(200);
@@ -75,6 +81,7 @@ describe('POST /v1/video/generations and GET /v1/video/generations/{id}', () => 
   it("relays a task status the service reports, such as unknown", async () => {
     const m = await member();
     const created = await call(m, 'POST', '/v1/video/generations', { model: MODEL, prompt: 'x' });
+    await staleRecord(m, created.body.id);
     await sandbox.fault({ target: 'v1-get', status: 200, taskStatus: 'unknown', count: 1 });
     const r = await call(m, 'GET', `/v1/video/generations/${created.body.id}`);
     expect(r.status).toBe(200);

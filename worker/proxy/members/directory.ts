@@ -28,6 +28,11 @@ export class MemberDirectory extends DurableObject<DirectoryEnv> {
     return { id, name, token };
   }
 
+  /** Whether a member of this id was ever added (revoked ones included). */
+  exists(id: string): boolean {
+    return this.#known(id);
+  }
+
   #known(id: string): boolean {
     return this.ctx.storage.sql.exec('SELECT 1 FROM members WHERE id = ?', id).toArray().length > 0;
   }

@@ -1,4 +1,6 @@
+import type { TeamLedger } from '../ledger/team-ledger';
 import type { ProxySettings } from '../proxy-settings';
+import type { TaskTracker } from '../tracking/task-tracker';
 
 /** What request handling inside a member's object needs. */
 export interface MemberContext {
@@ -7,4 +9,8 @@ export interface MemberContext {
   memberId: string;
   /** Keeps work alive after the response (an upstream create that outlived the client's wait). */
   waitUntil(promise: Promise<unknown>): void;
+  /** The team's ledger: prices, budgets, reservations. */
+  ledger(): DurableObjectStub<TeamLedger>;
+  /** The member's tracked tasks. */
+  tracker: TaskTracker;
 }

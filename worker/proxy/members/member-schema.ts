@@ -25,3 +25,28 @@ CREATE TABLE IF NOT EXISTS portrait_handles (
 CREATE TABLE IF NOT EXISTS consents (
   scope TEXT NOT NULL, rules_version TEXT NOT NULL, accepted_at TEXT NOT NULL);
 `;
+
+/**
+ * The video tasks a member created through the proxy, followed to their end by the object's
+ * alarm (tracking/task-tracker.ts). Added in wave 2: objects of wave 1 gain the table on their
+ * next start and keep everything else.
+ */
+export const TASK_SCHEMA = `
+CREATE TABLE IF NOT EXISTS tasks (
+  id TEXT PRIMARY KEY,
+  reservation TEXT NOT NULL,   -- its charge in the team ledger
+  cost INTEGER NOT NULL,       -- micro-units of currency
+  currency TEXT NOT NULL,
+  priced INTEGER NOT NULL,
+  status TEXT NOT NULL,        -- as the service last said
+  body TEXT NOT NULL,          -- the service's last answer, as sent
+  refreshed_at INTEGER NOT NULL,  -- when the query that answered it started
+  next_check_at INTEGER,       -- null: nothing left to do
+  failures INTEGER NOT NULL DEFAULT 0,
+  tracking TEXT NOT NULL,      -- tracking | ended | expired
+  settled INTEGER NOT NULL DEFAULT 0,  -- the ledger has the ending
+  tokens INTEGER,
+  created_at INTEGER NOT NULL,
+  ended_at INTEGER);
+CREATE INDEX IF NOT EXISTS tasks_due ON tasks (next_check_at) WHERE next_check_at IS NOT NULL;
+`;

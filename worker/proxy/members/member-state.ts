@@ -1,11 +1,12 @@
 import { DurableObject } from 'cloudflare:workers';
-import { sameSecret, type MemberProfile } from '../../../shared';
-import type { ProxySettings } from '../proxy-settings';
+import { sameSecret, type MemberProfile, type UsageView } from '../../../shared';
 import type { ProxyResponse } from '../http/responses';
 import { handleLibrary, type LibraryCall } from '../library/library-handler';
 import * as video from '../video/video-handler';
 import type { MemberContext } from './member-context';
-import { MEMBER_SCHEMA } from './member-schema';
+import { MEMBER_SCHEMA, TASK_SCHEMA } from './member-schema';
+import { ledgerOf, type LedgerEnv } from '../ledger/ledger-access';
+import { TaskTracker } from '../tracking/task-tracker';
 
 export type Profile = MemberProfile;
 
@@ -32,10 +33,26 @@ export type VideoCall =
  * One member's state, strongly consistent: token hash, owned ids, idempotency records,
  * portrait handles, consents. Each authenticated request is handled here in one call.
  */
-export class MemberState extends DurableObject<ProxySettings> {
-  constructor(state: DurableObjectState, env: ProxySettings) {
+export class MemberState extends DurableObject<LedgerEnv> {
+  readonly #tracker: TaskTracker;
+
+  constructor(state: DurableObjectState, env: LedgerEnv) {
     super(state, env);
     this.ctx.storage.sql.exec(MEMBER_SCHEMA);
+    this.ctx.storage.sql.exec(TASK_SCHEMA);
+    this.#tracker = new TaskTracker({
+      sql: this.ctx.storage.sql,
+      env,
+      ledger: () => ledgerOf(env),
+      setAlarm: (at) => void (at === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(at)),
+      memberName: () => this.#row()?.name ?? null,
+    });
+  }
+
+  /** The object's one alarm: follows the member's tasks (tracking/task-tracker.ts). */
+  override async alarm(): Promise<void> {
+    this.#tracker.alarmFired();
+    await this.#tracker.runDue();
   }
 
   /**
@@ -48,7 +65,15 @@ export class MemberState extends DurableObject<ProxySettings> {
   #profileRow(): { row: ProfileRow; context: MemberContext } | null {
     if (this.#cached === undefined) {
       const row = this.ctx.storage.sql.exec('SELECT * FROM profile').toArray()[0] as ProfileRow | undefined;
-      this.#cached = row ? { row, context: { sql: this.ctx.storage.sql, env: this.env, memberId: row.id, waitUntil: (p) => this.ctx.waitUntil(p) } } : null;
+      this.#cached = row ? { row, context: {
+              sql: this.ctx.storage.sql,
+              env: this.env,
+              memberId: row.id,
+              waitUntil: (p) => this.ctx.waitUntil(p),
+              ledger: () => ledgerOf(this.env),
+              tracker: this.#tracker,
+            },
+          } : null;
     }
     return this.#cached;
   }
@@ -106,6 +131,12 @@ export class MemberState extends DurableObject<ProxySettings> {
     if (call.kind === 'models') return video.listModels(m);
     if (call.kind === 'get') return video.getTask(m, call.id);
     return video.createTask(m, call.body, call.idempotencyKey);
+  }
+
+  /** The member's budget and spend (GET /proxy/usage), from the team ledger. */
+  async usage(tokenHash: string): Promise<UsageView | null> {
+    const m = this.#member(tokenHash);
+    return m ? m.ledger().usage(m.memberId) : null;
   }
 
   addConsent(tokenHash: string, scope: string, rulesVersion: string): Consent | null {

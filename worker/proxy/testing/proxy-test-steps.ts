@@ -1,6 +1,6 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { expect } from 'vitest';
-import { addMember, api, call, mediaUrl, proxyEnv, sandbox, waitFor, type Member } from './proxy-test-client';
+import { addMember, api, call, mediaUrl, proxyEnv, sandbox, sandboxUrl, waitFor, type Member } from './proxy-test-client';
 import { memberTokens, partnerTokens } from './leak-guard';
 
 /**
@@ -93,3 +93,27 @@ export async function portraitSession(m: Member): Promise<{ handle: string; h5Li
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Makes the proxy's record of a task stale, so that the next read queries the service (as it would
+ * after TRACK_INTERVAL_SECONDS), and holds the tracking alarm off it for a minute so that the read
+ * is the one query (a fault injected for it is not taken by the alarm).
+ */
+export const staleRecord = (m: Member, taskId: string) =>
+  memberRows(m, 'UPDATE tasks SET refreshed_at = 0, next_check_at = ? WHERE id = ?', Date.now() + 60_000, taskId);
+
+/** Runs a member's tracking alarm now, with every task due (as if its next check had come). */
+export async function runTracking(m: Member | string): Promise<void> {
+  const id = typeof m === 'string' ? m : m.id;
+  const stub = proxyEnv.MEMBERS.get(proxyEnv.MEMBERS.idFromName(id));
+  await runInDurableObject(stub, async (instance, state) => {
+    state.storage.sql.exec('UPDATE tasks SET next_check_at = 0 WHERE next_check_at IS NOT NULL');
+    await instance.alarm();
+  });
+}
+
+/** Moves the sandbox's clock forward (tasks and assets progress with it). */
+export async function advanceSandbox(seconds: number): Promise<void> {
+  const r = await fetch(`${sandboxUrl}/sandbox/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advanceSeconds: seconds }) });
+  if (!r.ok) throw new Error(`clock not moved: ${await r.text()}`);
+}

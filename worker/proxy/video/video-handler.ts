@@ -1,6 +1,7 @@
 import { checkVideoCreate, clip, invalidParameter, parseJsonBytes, readinessFor, videoError, type Asset, type CheckedVideoCreate } from '../../../shared';
 import { allowHttpMedia, upstreamTimeoutMs } from '../proxy-settings';
-import { videoFailure, type ProxyResponse } from '../http/responses';
+import { jsonResponse, videoFailure, type ProxyResponse } from '../http/responses';
+import type { Refused, Reservation } from '../ledger/team-ledger';
 import type { MemberContext } from '../members/member-context';
 import * as idempotency from '../members/idempotency';
 import { own, owns } from '../members/owned';
@@ -20,10 +21,20 @@ export async function listModels(m: MemberContext): Promise<ProxyResponse> {
   return videoCall(m.env, 'GET', '/v1/models', undefined, upstreamTimeoutMs(m.env)).then((up) => relayVideo(up).response, readFailed(m));
 }
 
-/** `GET /v1/video/generations/{id}`: only the member's own tasks. */
+/**
+ * `GET /v1/video/generations/{id}`: only the member's own tasks; a tracked task from its record
+ * when fresh (tracking/task-tracker.ts), one the proxy has no record of from the service.
+ */
 export async function getTask(m: MemberContext, id: string): Promise<ProxyResponse> {
   if (!owns(m.sql, 'task', id)) {
     return videoFailure(404, videoError('task_not_found', `No task ${clip(id)} exists for you.`, 'invalid_request_error', 'task_id'));
+  }
+  try {
+    const tracked = await m.tracker.answer(id);
+    if (tracked && 'upstream' in tracked) return relayVideo(tracked.upstream).response;
+    if (tracked) return tracked;
+  } catch (error) {
+    return readFailed(m)(error);
   }
   return videoCall(m.env, 'GET', `/v1/video/generations/${encodeURIComponent(id)}`, undefined, upstreamTimeoutMs(m.env)).then(
     (up) => relayVideo(up).response,
@@ -88,19 +99,19 @@ export async function createTask(m: MemberContext, rawBody: ArrayBuffer, idempot
   // The shape and the catalog first: nothing of an invalid body is hashed, kept or sent.
   const checked = checkVideoCreate(json, { allowHttp: allowHttpMedia(m.env) });
   if (!checked.ok) return videoFailure(400, invalidParameter(checked.problem.field, checked.problem.message));
+  const { body } = checked.value;
   const send = async (): Promise<idempotency.Outcome> => {
-    const rejected = await checkReferences(m, checked.value);
-    if (rejected) return { response: rejected, accepted: false };
-    let up: Upstream;
+    // The budget first: nothing goes upstream, not even a reference check, for a refused create.
+    const reservation = await m.ledger().reserve(m.memberId, { model: body.model, resolution: body.resolution, duration: body.duration, frames: body.frames });
+    if (!reservation.ok) return { response: refusal(reservation), accepted: false };
+    let outcome: idempotency.Outcome | null = null;
     try {
-      up = await videoCall(m.env, 'POST', '/v1/video/generations', JSON.stringify(json));
-    } catch {
-      return { response: unreachable(), accepted: false };
+      outcome = await sendCreate(m, checked.value, json, reservation);
+      return outcome;
+    } finally {
+      // Refused, failed or thrown without a task: the reservation goes back.
+      if (!outcome?.accepted) await m.ledger().release(reservation.id);
     }
-    const { response, body } = relayVideo(up);
-    const accepted = up.status === 200 && typeof body?.id === 'string';
-    if (accepted) own(m.sql, 'task', body.id);
-    return { response, accepted };
   };
   const run = idempotency.withIdempotency(m.sql, 'video', idempotencyKey, json, VIDEO_KEY_ANSWERS, send);
   const answered = await withDeadline(run, upstreamTimeoutMs(m.env));
@@ -110,6 +121,43 @@ export async function createTask(m: MemberContext, rawBody: ArrayBuffer, idempot
   return videoFailure(504, videoError('upstream_timeout', idempotencyKey !== null
     ? 'The video service has not answered yet; the task may still be created. Retry with the same Idempotency-Key to get its id; do not create again without it.'
     : 'The video service has not answered yet; the task may still be created. Send an Idempotency-Key so that a retry cannot create a second task.', 'server_error'));
+}
+
+/** The create itself, under a reservation: accepted tasks are owned, tracked and bound to it. */
+async function sendCreate(m: MemberContext, create: CheckedVideoCreate, json: unknown, reservation: Reservation): Promise<idempotency.Outcome> {
+  const rejected = await checkReferences(m, create);
+  if (rejected) return { response: rejected, accepted: false };
+  const started = Date.now();
+  let up: Upstream;
+  try {
+    up = await videoCall(m.env, 'POST', '/v1/video/generations', JSON.stringify(json));
+  } catch {
+    return { response: unreachable(), accepted: false };
+  }
+  const { response, body } = relayVideo(up);
+  const accepted = up.status === 200 && typeof body?.id === 'string' && typeof body?.status === 'string';
+  if (!accepted) return { response, accepted: false };
+  own(m.sql, 'task', body.id);
+  const answer = m.tracker.record(body, up.body, reservation, started);
+  // Reports name the task from now on; if this call fails, settling names it later.
+  await m.ledger().bind(reservation.id, body.id, body.status).catch(() => undefined);
+  return { response: { ...response, body: answer }, accepted: true };
+}
+
+/** A create the budget does not allow: 402 with the amounts, or 429 for too many running tasks. */
+function refusal(refused: Refused): ProxyResponse {
+  if (refused.kind === 'running') {
+    const error = { ...videoError('too_many_running_tasks', refused.message, 'rate_limit_error').error, running: refused.running, maxRunning: refused.maxRunning };
+    return jsonResponse(429, { error });
+  }
+  const error = {
+    ...videoError('budget_exceeded', refused.message, 'insufficient_quota').error,
+    scope: refused.scope,
+    remaining: refused.remaining,
+    cost: refused.cost,
+    currency: refused.currency,
+  };
+  return jsonResponse(402, { error });
 }
 
 const VIDEO_KEY_ANSWERS: idempotency.IdempotencyAnswers = {

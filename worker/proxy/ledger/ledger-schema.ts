@@ -1,0 +1,54 @@
+/**
+ * Storage of the team ledger (team-ledger.ts). Money is in integer micro-units of the price
+ * table's currency (shared/gateway/money.ts).
+ */
+export const LEDGER_SCHEMA = `
+CREATE TABLE IF NOT EXISTS prices (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  json TEXT NOT NULL,          -- the operator's table (PUT /admin/prices); none: the default
+  updated_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS budgets (
+  scope TEXT PRIMARY KEY,      -- team | member:<id>
+  limit_micros INTEGER,        -- null: no limit
+  period TEXT NOT NULL,        -- month | total
+  max_running INTEGER,         -- members only; null: no limit
+  updated_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS totals (
+  scope TEXT NOT NULL,
+  period_key TEXT NOT NULL,    -- YYYY-MM (UTC) | total
+  spent INTEGER NOT NULL DEFAULT 0,
+  reserved INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (scope, period_key));
+CREATE TABLE IF NOT EXISTS charges (
+  id TEXT PRIMARY KEY,         -- the reservation
+  member TEXT NOT NULL,
+  task_id TEXT,                -- once the service accepted the create
+  model TEXT NOT NULL,
+  resolution TEXT,
+  frames INTEGER NOT NULL,
+  cost INTEGER NOT NULL,
+  priced INTEGER NOT NULL,
+  state TEXT NOT NULL,         -- reserved | charged | released
+  status TEXT NOT NULL,        -- creating | queued | in_progress | unknown | completed | failed | expired
+  tokens INTEGER,
+  created_at INTEGER NOT NULL,
+  ended_at INTEGER);
+CREATE INDEX IF NOT EXISTS charges_member_state ON charges (member, state);
+CREATE INDEX IF NOT EXISTS charges_created ON charges (created_at);
+CREATE UNIQUE INDEX IF NOT EXISTS charges_task ON charges (task_id) WHERE task_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS alerts (
+  scope TEXT NOT NULL,
+  period_key TEXT NOT NULL,
+  threshold INTEGER NOT NULL,
+  limit_micros INTEGER NOT NULL,
+  spent INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (scope, period_key, threshold));
+CREATE TABLE IF NOT EXISTS audit (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  at INTEGER NOT NULL,
+  actor TEXT NOT NULL,
+  action TEXT NOT NULL,
+  target TEXT,
+  detail TEXT NOT NULL);
+`;
