@@ -50,5 +50,6 @@ export const TEST_PROXY_SECRETS = {
 
 /** A proxy in front of `sandboxUrl`, configured as `npm start` configures it. */
 export function startProxy(sandboxUrl: string, vars: Record<string, string> = {}): Promise<Server> {
-  return start('worker/proxy/wrangler.jsonc', { ASSET_API_BASE: sandboxUrl, VIDEO_API_BASE: sandboxUrl, ALLOW_HTTP_MEDIA: 'on', ...TEST_PROXY_SECRETS, ...vars }, 'proxy');
+  // Tasks are followed every second in tests (15 s by default), so that a watched task ends promptly.
+  return start('worker/proxy/wrangler.jsonc', { ASSET_API_BASE: sandboxUrl, VIDEO_API_BASE: sandboxUrl, ALLOW_HTTP_MEDIA: 'on', TRACK_INTERVAL_SECONDS: '1', ...TEST_PROXY_SECRETS, ...vars }, 'proxy');
 }
