@@ -50,7 +50,13 @@ beforeAll(async () => {
   // Assets become Active after 2 s; a video takes 8 s, long enough to watch its progress.
   sandbox = await startSandbox({ SANDBOX_ASSET_SECONDS: '2', SANDBOX_VIDEO_SECONDS: '8' });
   proxy = await startProxy(sandbox.url);
-  ({ token: memberToken } = await new AdminClient(proxy.url, TEST_PROXY_SECRETS.ADMIN_TOKEN).add(MEMBER));
+  const added = await new AdminClient(proxy.url, TEST_PROXY_SECRETS.ADMIN_TOKEN).add(MEMBER);
+  memberToken = added.token;
+  // A price for the model and a budget for the member: the popup shows what is left and what a task cost.
+  const admin = (path: string, body: unknown) =>
+    fetch(`${proxy!.url}${path}`, { method: 'PUT', headers: { Authorization: `Bearer ${TEST_PROXY_SECRETS.ADMIN_TOKEN}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  expect((await admin('/admin/prices', { currency: 'CNY', models: { [MODEL]: { '*': 0.2 } } })).status).toBe(200);
+  expect((await admin(`/admin/members/${added.id}/budget`, { limit: 10, period: 'month' })).status).toBe(200);
   extensionDir = await buildExtension({ WXT_DEFAULT_PROXY_URL: proxy.url });
   browser = await launchExtension(extensionDir);
 });
@@ -233,6 +239,9 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   expect(video.duration).toBeGreaterThan(1);
   expect(await task.getByRole('button', { name: 'Download' }).isVisible()).toBe(true);
   expect(await task.getByText(/Links expire about 24 hours/).isVisible()).toBe(true);
+  // 5 s at 0.2 CNY a second, reserved against the 10 CNY budget at the create.
+  expect(await task.getByText('1 CNY').isVisible()).toBe(true);
+  expect(await popup.locator('.budget__line').innerText()).toContain('9 CNY left of 10 CNY this month');
   await shot(popup, '08-task-completed');
 
   // --- "Your video is ready": a click on the notification opens the popup on Tasks. ---
