@@ -1,4 +1,4 @@
-import { isFinished, type TaskStatus } from '../../../shared';
+import { fromMicros, isFinished, toMicros, type TaskStatus } from '../../../shared';
 import { rawJsonResponse, type ProxyResponse } from '../http/responses';
 import type { Ending, Reservation, TeamLedger } from '../ledger/team-ledger';
 import { trackIntervalMs, upstreamTimeoutMs, type ProxySettings } from '../proxy-settings';
@@ -75,7 +75,7 @@ export class TaskTracker {
     this.host.sql.exec(
       `INSERT OR IGNORE INTO tasks (id, reservation, cost, currency, priced, status, body, refreshed_at, next_check_at, tracking, created_at, ended_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      task.id, reservation.id, Math.round(reservation.cost * 1_000_000), reservation.currency, reservation.priced ? 1 : 0, task.status,
+      task.id, reservation.id, toMicros(reservation.cost), reservation.currency, reservation.priced ? 1 : 0, task.status,
       serviceJson.length <= BODY_MAX ? serviceJson : '{}', startedAt, startedAt + this.#interval, ended ? 'ended' : 'tracking', startedAt, ended ? startedAt : null,
     );
     this.#schedule();
@@ -98,7 +98,7 @@ export class TaskTracker {
 
   #answerBody(row: TaskRow): string {
     return withArkbridge(row.body, {
-      cost: row.cost / 1_000_000,
+      cost: fromMicros(row.cost),
       currency: row.currency,
       priced: row.priced === 1,
       ...(row.tracking === 'expired' ? { tracking: 'expired' as const } : {}),
