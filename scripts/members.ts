@@ -1,16 +1,34 @@
 /**
- * `npm run members -- add NAME | list | revoke ID | rotate ID`: member administration against
+ * `npm run members -- <command>`: member administration, budgets and usage reports against
  * PROXY_URL with ADMIN_TOKEN from the environment. For the local stack both default to
  * http://127.0.0.1:8787 and the ADMIN_TOKEN in .dev.vars.
+ *
+ *   add NAME | list | revoke ID | rotate ID
+ *   budget ID [LIMIT] [--period month|total] [--max-running N]
+ *   team-budget [LIMIT] [--period month|total]
+ *   usage [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--csv]
+ *
+ * Arguments are checked here (scripts/lib/members-args.ts) before any call; the proxy checks them too.
  */
 import { AdminClient } from './lib/admin-client';
 import { readDevVars } from './lib/dev-vars';
+import { formatBudget, formatUsage, memberNames, parseMembersArgs, UsageError } from './lib/members-args';
 
 const USAGE = `Usage: npm run members -- <command>
-  add NAME     create a member; prints its token once
-  list         list members
-  revoke ID    revoke a member's token at once
-  rotate ID    replace a member's token; prints the new token once
+  add NAME                 create a member; prints its token once
+  list                     list members
+  revoke ID                revoke a member's token at once
+  rotate ID                replace a member's token; prints the new token once
+  budget ID [LIMIT] [--period month|total] [--max-running N]
+                           show a member's budget, or set it: LIMIT an amount in the price table's
+                           currency or none; N tasks running at once at most, or none; options
+                           left out keep their value
+  team-budget [LIMIT] [--period month|total]
+                           show or set the whole team's budget
+  usage [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--csv]
+                           tasks, seconds and cost per day, member and model (default: this month
+                           so far, UTC) with totals; --csv prints the proxy's CSV
+                           (npm run -s members -- usage --csv > usage.csv)
 Environment: PROXY_URL (default http://127.0.0.1:8787, the local stack), ADMIN_TOKEN (default: from .dev.vars).`;
 
 function client(): AdminClient {
@@ -23,12 +41,13 @@ function client(): AdminClient {
 const printToken = (label: string, id: string, token: string) =>
   console.log(`${label} ${id}\nToken (shown once; give it to the member for the extension's options page):\n${token}`);
 
-async function main([command, arg, ...rest]: string[]): Promise<void> {
-  if (rest.length) throw new Error(`Unexpected arguments: ${rest.join(' ')}\n${USAGE}`);
-  switch (command) {
+async function main(argv: string[]): Promise<void> {
+  const args = parseMembersArgs(argv);
+  switch (args.command) {
+    case 'help':
+      return console.log(USAGE);
     case 'add': {
-      if (!arg?.trim()) throw new Error(`add needs a NAME.\n${USAGE}`);
-      const member = await client().add(arg);
+      const member = await client().add(args.name);
       return printToken(`Added member "${member.name}":`, member.id, member.token);
     }
     case 'list': {
@@ -38,20 +57,34 @@ async function main([command, arg, ...rest]: string[]): Promise<void> {
       return;
     }
     case 'revoke':
-      if (!arg) throw new Error(`revoke needs an ID (see: npm run members -- list).\n${USAGE}`);
-      await client().revoke(arg);
-      return console.log(`Revoked ${arg}; its token no longer works.`);
+      await client().revoke(args.id);
+      return console.log(`Revoked ${args.id}; its token no longer works.`);
     case 'rotate': {
-      if (!arg) throw new Error(`rotate needs an ID (see: npm run members -- list).\n${USAGE}`);
-      const rotated = await client().rotate(arg);
+      const rotated = await client().rotate(args.id);
       return printToken('New token for', rotated.id, rotated.token);
     }
-    default:
-      throw new Error(command ? `Unknown command "${command}".\n${USAGE}` : USAGE);
+    case 'budget': {
+      const admin = client();
+      const state = args.change ? await admin.setMemberBudget(args.id, args.change) : await admin.memberBudget(args.id);
+      const name = (await admin.list()).find((m) => m.id === args.id)?.name;
+      return console.log(formatBudget(`${args.change ? 'Budget set for' : 'Budget of'} ${name ? `"${name}" (${args.id})` : args.id}:`, state));
+    }
+    case 'team-budget': {
+      const admin = client();
+      const state = args.change ? await admin.setTeamBudget(args.change) : await admin.teamBudget();
+      return console.log(formatBudget(args.change ? "Team budget set (all members' tasks together):" : "Team budget (all members' tasks together):", state));
+    }
+    case 'usage': {
+      const admin = client();
+      // As is, for `> usage.csv`: the proxy's header line, CRLF rows.
+      if (args.csv) return void process.stdout.write(await admin.usageCsv(args.query));
+      const [report, members] = await Promise.all([admin.usage(args.query), admin.list()]);
+      return console.log(formatUsage(report, memberNames(members)));
+    }
   }
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {
-  console.error(error.message);
+  console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error.message);
   process.exit(1);
 });
