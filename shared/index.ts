@@ -22,3 +22,5 @@ export * from './gateway/money';
 export * from './gateway/prices';
 export * from './gateway/budgets';
 export * from './catalog/output-size';
+export * from './media/media-kinds';
+export * from './gateway/arkbridge-field';

@@ -49,23 +49,62 @@ export interface MemberBudgetState extends BudgetState {
   maxRunning: number | null;
 }
 
-/** An alert raised when spend crossed a threshold of a limit. */
-export interface BudgetAlert {
-  scope: 'member' | 'team';
-  member: string | null;
-  threshold: (typeof ALERT_THRESHOLDS)[number];
-  /** `YYYY-MM` or `total`. */
-  periodKey: string;
-  limit: number;
-  spent: number;
-  at: string;
-}
+// --- `GET /proxy/usage`, as the proxy answers it and its clients read it ---
 
-/** `GET /proxy/usage`: the calling member's budget, the team's, and this period's alerts. */
-export interface UsageView extends Omit<MemberBudgetState, 'member'> {
-  team: Omit<BudgetState, 'currency' | 'period'> & { period: Period };
-  alerts: BudgetAlert[];
-}
+/** A period has at most 3 thresholds × (member + team) alerts; more is not read. */
+export const USAGE_ALERTS_READ_MAX = 50;
+
+const amount = v.pipe(v.number(), v.finite());
+const amountOrNull = v.nullable(amount);
+const wholeNumber = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** An alert raised when spend crossed a threshold of a limit. */
+export const budgetAlertSchema = v.object({
+  scope: v.picklist(['member', 'team']),
+  /** The member's id; null for the team's. */
+  member: v.optional(v.fallback(v.nullable(v.string()), null), null),
+  threshold: v.picklist(ALERT_THRESHOLDS),
+  /** `YYYY-MM` or `total`. */
+  periodKey: v.string(),
+  limit: amount,
+  spent: amount,
+  at: v.string(),
+});
+export type BudgetAlert = v.InferOutput<typeof budgetAlertSchema>;
+
+/** Bytes a member keeps in the proxy's media store. */
+export const storageUseSchema = v.object({ uploads: wholeNumber, outputs: wholeNumber });
+export type StorageUse = v.InferOutput<typeof storageUseSchema>;
+
+/** Alerts as read: at most USAGE_ALERTS_READ_MAX, a malformed one left out, none when missing. */
+const alerts = v.pipe(
+  v.optional(v.fallback(v.array(v.unknown()), []), []),
+  v.transform((list): BudgetAlert[] =>
+    list.slice(0, USAGE_ALERTS_READ_MAX).flatMap((item) => {
+      const read = v.safeParse(budgetAlertSchema, item);
+      return read.success ? [read.output] : [];
+    }),
+  ),
+);
+
+/**
+ * `GET /proxy/usage`: the calling member's budget, the team's, this period's alerts, and storage.
+ * Unknown fields are ignored; `storage` is missing from an older proxy (read as nothing stored).
+ */
+export const usageViewSchema = v.object({
+  currency: v.pipe(v.string(), v.minLength(1), v.maxLength(16)),
+  period,
+  limit: amountOrNull,
+  spent: amount,
+  reserved: amount,
+  remaining: amountOrNull,
+  running: wholeNumber,
+  maxRunning: v.nullable(wholeNumber),
+  team: v.object({ period, limit: amountOrNull, spent: amount, reserved: amount, remaining: amountOrNull }),
+  alerts,
+  storage: v.optional(storageUseSchema, () => ({ uploads: 0, outputs: 0 })),
+});
+export type UsageView = v.InferOutput<typeof usageViewSchema>;
 
 /** One row of `GET /admin/usage`: one member's tasks of one model on one day (UTC). */
 export interface UsageRow {

@@ -1,14 +1,39 @@
 import { isFinished } from '@@/shared';
 import { ApiError, isGone } from '@/lib/proxy/api-failure';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
-import { annotationChanges, annotationOf } from '@/lib/proxy/task-annotation';
+import { annotated, annotationChanges, annotationOf, type ProxiedVideoTask } from '@/lib/proxy/task-annotation';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { taskStore } from '@/lib/storage/task-store';
 
 const ACTIVE = ['queued', 'in_progress', 'unknown'] as const;
 
-/** Queries each unfinished video task by id and stores what changed. */
+/** The signed address of a kept copy is valid up to a day: a completed task is read again once it is this old. */
+export const KEPT_URL_REFRESH_MS = 12 * 3600_000;
+/** A completed task is read at most this often (while its copy is being made). */
+export const KEPT_READ_MIN_MS = 60_000;
+
+/**
+ * Whether a completed task is read again for its kept copy: while the copy is being made (to learn
+ * that it is kept, or why not), or when its signed address is getting old and the copy is still
+ * kept. Never more than once a minute; never for a task without a copy or a word about one.
+ */
+export function keptCopyDue(record: TaskRecord, now: number): boolean {
+  if (record.status !== 'completed' || !record.taskId) return false;
+  const age = now - (record.keptReadAt ?? 0);
+  if (record.keep === 'pending') return age >= KEPT_READ_MIN_MS;
+  if (record.keptUrl !== undefined && record.keptUntil !== undefined && record.keptUntil * 1000 > now) return age >= Math.max(KEPT_READ_MIN_MS, KEPT_URL_REFRESH_MS);
+  return false;
+}
+
+const videoUrlOf = (task: ProxiedVideoTask): string | undefined => ('metadata' in task && task.metadata?.url) || undefined;
+
+/**
+ * Queries each unfinished video task by id and stores what changed; then reads again the completed
+ * tasks whose kept copy is due (keptCopyDue), so that its address stays fresh and a copy being made
+ * shows up once kept.
+ */
 export async function pollTasks(client: ProxyClient): Promise<{ changed: TaskRecord[]; pending: number }> {
+  const now = Date.now();
   const open = (await Promise.all(ACTIVE.map((s) => taskStore.withStatus(s)))).flat().filter((t) => t.taskId);
   const changed: TaskRecord[] = [];
   for (const record of open) {
@@ -21,20 +46,59 @@ export async function pollTasks(client: ProxyClient): Promise<{ changed: TaskRec
         task = { status: 'failed' as const, progress: record.progress, error: { code: 'task_not_found', message: (error as ApiError).failure.message } };
       } else throw error;
     }
-    // The proxy's cost (and whether it still follows the task), when it sends them.
+    // The proxy's cost, whether it still follows the task, and its kept copy, when it sends them.
     const annotation = annotationOf(task);
     if (task.status === record.status && task.progress === record.progress && !annotationChanges(record, annotation)) continue;
-    const next: TaskRecord = {
-      ...record,
-      status: task.status,
-      progress: task.progress,
-      ...('metadata' in task && task.metadata?.url ? { videoUrl: task.metadata.url } : {}),
-      ...(task.error ? { error: task.error } : {}),
-      ...('completed_at' in task && task.completed_at ? { completedAt: task.completed_at * 1000 } : {}),
-      ...annotation,
-    };
+    const next: TaskRecord = annotated(
+      {
+        ...record,
+        status: task.status,
+        progress: task.progress,
+        ...('metadata' in task && task.metadata?.url ? { videoUrl: task.metadata.url } : {}),
+        ...(task.error ? { error: task.error } : {}),
+        ...('completed_at' in task && task.completed_at ? { completedAt: task.completed_at * 1000 } : {}),
+      },
+      annotation,
+      now,
+    );
     await taskStore.put(next);
     changed.push(next);
   }
+  changed.push(...(await refreshKeptCopies(client, now)));
   return { changed, pending: open.filter((t) => !changed.some((c) => c.localId === t.localId && c.status !== 'submitting' && isFinished(c.status))).length };
+}
+
+/** Reads each completed task whose kept copy is due, once; answers the records that changed. */
+async function refreshKeptCopies(client: ProxyClient, now: number): Promise<TaskRecord[]> {
+  const due = (await taskStore.withStatus('completed')).filter((t) => keptCopyDue(t, now));
+  const changed: TaskRecord[] = [];
+  for (const record of due) {
+    // The read is claimed first: another context (popup, background) does not read it again this
+    // minute, and a read that fails is not repeated sooner either.
+    let claimed = false as boolean;
+    await taskStore.update(record.localId, (current) => {
+      if (!keptCopyDue(current, now)) return undefined;
+      claimed = true;
+      return { ...current, keptReadAt: now };
+    });
+    if (!claimed) continue;
+    let task: ProxiedVideoTask;
+    try {
+      task = await client.getVideo(record.taskId!);
+    } catch (error) {
+      // A completed task stays completed: a proxy that no longer knows it changes nothing here.
+      if (isGone(error)) continue;
+      throw error;
+    }
+    const annotation = annotationOf(task);
+    const url = videoUrlOf(task);
+    let stored = undefined as TaskRecord | undefined;
+    await taskStore.update(record.localId, (current) => {
+      if (current.status !== 'completed' || (!annotationChanges(current, annotation) && (!url || url === current.videoUrl))) return undefined;
+      stored = annotated({ ...current, ...(url ? { videoUrl: url } : {}) }, annotation, now);
+      return stored;
+    });
+    if (stored) changed.push(stored);
+  }
+  return changed;
 }

@@ -41,6 +41,8 @@ describe('GET /proxy/usage', () => {
     const answer = { ...USAGE, later: true, alerts: [...USAGE.alerts, { scope: 'member', threshold: 50 }, 'x'], team: { ...USAGE.team, extra: 1 } };
     expect(usageViewOf(answer)).toEqual(USAGE);
     expect(usageViewOf({ ...USAGE, alerts: undefined })).toEqual({ ...USAGE, alerts: [] });
+    // An older proxy says nothing of storage: nothing stored.
+    expect(usageViewOf({ ...USAGE, storage: undefined })).toEqual({ ...USAGE, storage: { uploads: 0, outputs: 0 } });
     expect(usageViewOf({ ...USAGE, remaining: '83' })).toBeNull();
     expect(usageViewOf({ ...USAGE, period: 'week' })).toBeNull();
     expect(usageViewOf({ ...USAGE, team: null })).toBeNull();

@@ -7,15 +7,19 @@ import {
   downloadName,
   elapsedMs,
   formatElapsed,
+  formatKeptDate,
   humanize,
   isNamed,
   isSettled,
+  keepNote,
+  keptVideo,
   linkHoursLeft,
   namedParam,
   progressValue,
   requestSummary,
   statusLabel,
   statusTone,
+  videoAddress,
 } from '@/lib/tasks/task-presentation';
 
 afterEach(() => setLocale('en'));
@@ -154,5 +158,31 @@ describe('describeParam', () => {
     const lines = requestSummary(body, new Map([['asset-2', 'Cat photo']]));
     expect(lines[2]).toEqual({ param: 'content[2]', label: 'Reference image 2', value: 'Cat photo (library, asset://asset-2)' });
     expect(requestSummary(body, new Map([['other', 'Dog']]))[2]!.value).toBe('asset://asset-2');
+  });
+});
+
+describe('the proxy’s kept copy', () => {
+  const KEPT = 'https://proxy.test/media/o-m-t?expires=1&sig=x';
+  const until = Date.UTC(2026, 11, 23, 12) / 1000;
+  const now = Date.UTC(2026, 10, 23, 12);
+
+  it('is played and downloaded rather than the service’s link while it is kept', () => {
+    const task = { videoUrl: 'https://cdn.example.com/v.mp4', keptUrl: KEPT, keptUntil: until };
+    expect(keptVideo(task, now)).toEqual({ url: KEPT, until });
+    expect(videoAddress(task, now)).toBe(KEPT);
+    expect(videoAddress(task, until * 1000)).toBe('https://cdn.example.com/v.mp4');
+    expect(videoAddress({ videoUrl: 'https://cdn.example.com/v.mp4' }, now)).toBe('https://cdn.example.com/v.mp4');
+    expect(keptVideo({ keptUrl: KEPT }, now)).toBeNull();
+  });
+
+  it('says its last day, and its state, in the member’s language', async () => {
+    expect(formatKeptDate(until)).toBe('23 Dec 2026');
+    expect(keepNote({ keep: 'pending' })).toBe('Keeping a copy…');
+    expect(keepNote({ keep: 'failed', keepError: 'The service answered 403.' })).toBe('No copy was kept: The service answered 403. Download the video now.');
+    expect(keepNote({ keep: 'deleted' })).toBe('Copy deleted.');
+    expect(keepNote({})).toBeNull();
+    await setLocale('zh-CN');
+    expect(formatKeptDate(until)).toBe('2026年12月23日');
+    expect(keepNote({ keep: 'pending' })).toBe('正在保留副本…');
   });
 });

@@ -1,6 +1,6 @@
 import { type ContentElement, GENERATION_PARAMETERS, type GenerationParameter, parseAssetRef, type ReferenceRole, type VideoCreateBody } from '@@/shared';
 import { formatAmount } from '@/lib/budget/money-display';
-import { t } from '@/lib/i18n/translate';
+import { currentLocale, t } from '@/lib/i18n/translate';
 import type { LocalTaskStatus, TaskRecord } from '@/lib/storage/records/task-record';
 
 /**
@@ -73,6 +73,42 @@ export const LINK_LIFETIME_MS = 24 * 3600 * 1000;
 export function linkHoursLeft(task: Pick<TaskRecord, 'completedAt'>, now: number): number | null {
   if (task.completedAt === undefined) return null;
   return Math.max(0, Math.floor((task.completedAt + LINK_LIFETIME_MS - now) / 3600_000));
+}
+
+/** The proxy's copy of a completed video, while it is kept: its (signed) address and its last day (unix seconds). */
+export interface KeptVideo {
+  url: string;
+  until: number;
+}
+
+/** The kept copy of a task, or null: none (yet), or past its keep date (the proxy removed it). */
+export function keptVideo(task: Pick<TaskRecord, 'keptUrl' | 'keptUntil'>, now: number): KeptVideo | null {
+  if (task.keptUrl === undefined || task.keptUntil === undefined || task.keptUntil * 1000 <= now) return null;
+  return { url: task.keptUrl, until: task.keptUntil };
+}
+
+/** The address a completed task is played, downloaded and copied from: its kept copy's, else the service's link. */
+export const videoAddress = (task: Pick<TaskRecord, 'keptUrl' | 'keptUntil' | 'videoUrl'>, now: number): string | undefined =>
+  keptVideo(task, now)?.url ?? task.videoUrl;
+
+/** A kept copy's last day in the member's language: `23 Dec 2026`, `2026年12月23日`. */
+export function formatKeptDate(unixSeconds: number): string {
+  const locale = currentLocale() === 'zh-CN' ? 'zh-CN' : 'en-GB';
+  return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric' }).format(new Date(unixSeconds * 1000));
+}
+
+/** What a completed task without a kept copy says of it (being made, failed, deleted); null when the proxy said nothing. */
+export function keepNote(task: Pick<TaskRecord, 'keep' | 'keepError'>): string | null {
+  switch (task.keep) {
+    case 'pending':
+      return t('tasks.keepPending');
+    case 'failed':
+      return t('tasks.keepFailed', { reason: task.keepError ?? t('tasks.keepFailedNoReason') });
+    case 'deleted':
+      return t('tasks.keepDeleted');
+    default:
+      return null;
+  }
 }
 
 /** The task's cost as the proxy last said: `3.67 CNY`, or `unpriced` (its model has no price); null when it said nothing. */

@@ -3,7 +3,7 @@ import { t } from '@/lib/i18n/translate';
 import { ApiError, type ApiFailure } from '@/lib/proxy/api-failure';
 import { KEY_LIFETIME_MS, newIdempotencyKey } from '@/lib/proxy/idempotency-keys';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
-import { annotationOf, type ProxiedVideoTask } from '@/lib/proxy/task-annotation';
+import { annotated, annotationOf, type ProxiedVideoTask } from '@/lib/proxy/task-annotation';
 import { newLocalId } from '@/lib/storage/database';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { announceChange } from '@/lib/storage/store-changes';
@@ -102,15 +102,15 @@ async function send(client: ProxyClient, record: SubmittingTask, first: boolean,
       if (!(error instanceof ApiError)) throw error;
       return { record: await failed(record, error, first, now()), failure: error.failure };
     }
-    return { record: await settle(record, (r) => accepted(r, task)) };
+    return { record: await settle(record, (r) => accepted(r, task, now())) };
   } finally {
     sending.delete(record.localId);
   }
 }
 
-function accepted(record: SubmittingTask, task: ProxiedVideoTask): SubmittingTask {
+function accepted(record: SubmittingTask, task: ProxiedVideoTask, at: number): SubmittingTask {
   const { attempts: _a, retryAt: _r, notice: _n, ...rest } = record;
-  return {
+  const next: SubmittingTask = {
     ...rest,
     taskId: task.id,
     status: task.status,
@@ -118,8 +118,8 @@ function accepted(record: SubmittingTask, task: ProxiedVideoTask): SubmittingTas
     ...(task.metadata?.url ? { videoUrl: task.metadata.url } : {}),
     ...(task.error ? { error: task.error } : {}),
     ...(task.completed_at ? { completedAt: task.completed_at * 1000 } : {}),
-    ...annotationOf(task),
   };
+  return annotated(next, annotationOf(task), at);
 }
 
 const fail = (record: SubmittingTask, code: string, message: string): SubmittingTask => {

@@ -1,14 +1,11 @@
+import type { ArkbridgeField } from '../../../shared';
+
 /**
- * What the proxy adds to a task answer: one top-level `arkbridge` member, appended to the service's
- * JSON text. Everything the service sent stays byte for byte as sent.
+ * What the proxy adds to a task answer: one top-level `arkbridge` member (the shared
+ * `arkbridgeFieldSchema`), appended to the service's JSON text. Everything the service sent stays
+ * byte for byte as sent.
  */
-export interface ArkbridgeField {
-  cost: number;
-  currency: string;
-  priced: boolean;
-  /** Only for a task older than the service keeps: the proxy stopped following it. */
-  tracking?: 'expired';
-}
+export type { ArkbridgeField };
 
 /** The service's JSON object with `"arkbridge": {...}` added last; text that is not an object is returned unchanged. */
 export function withArkbridge(serviceJson: string, field: ArkbridgeField): string {

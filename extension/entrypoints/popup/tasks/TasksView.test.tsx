@@ -3,6 +3,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { VideoCreateBody } from '@@/shared';
 import { button, click, mount, text, unmount } from '@/components/dom-testing';
 import { TasksView } from '@/entrypoints/popup/tasks/TasksView';
+import { setLocale } from '@/lib/i18n/translate';
 import { db } from '@/lib/storage/database';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { VideoFakeProxy } from '@/lib/tasks/testing/fake-video';
@@ -107,6 +108,95 @@ describe('Tasks: completed', () => {
     click(button('Copy link'));
     await vi.waitFor(() => expect(writeText).toHaveBeenCalledWith(url));
     await vi.waitFor(() => expect(li.textContent).toContain('Link copied.'));
+  });
+});
+
+describe('Tasks: the proxy’s kept copy', () => {
+  const SERVICE_URL = 'https://cdn.example.com/out/cgt-kept.mp4';
+  const keptUrl = (n: number) => `https://proxy.test/media/o-m0123-cgt-kept?expires=${1_766_491_200 + n}&sig=${'a'.repeat(64)}`;
+  // Noon UTC: the same day in every time zone the tests may run in.
+  const KEPT_UNTIL = Date.UTC(2026, 11, 23, 12) / 1000;
+  const completed = (over: Partial<TaskRecord>) => {
+    const completedAt = Date.now() - 3.5 * 3600_000;
+    return record('kept', { status: 'completed', progress: 100, videoUrl: SERVICE_URL, createdAt: completedAt - 60_000, completedAt, ...over });
+  };
+  const note = () => item('kept').querySelector('.task__result')!.textContent!;
+
+  it('plays, downloads and copies the kept copy rather than the service’s link, and says until when it is kept', async () => {
+    await seed(completed({ keptUrl: keptUrl(0), keptUntil: KEPT_UNTIL, keptReadAt: Date.now() }));
+    mount(<TasksView pollMs={60_000} />);
+    await vi.waitFor(() => expect(items()).toHaveLength(1));
+    const li = item('kept');
+    expect(li.querySelector('video')!.getAttribute('src')).toBe(keptUrl(0));
+    expect(li.querySelector('.task__kept')!.textContent).toBe('Kept until 23 Dec 2026');
+    expect(note()).not.toContain('24 hours');
+
+    click(button('Download'));
+    await vi.waitFor(() => expect(download).toHaveBeenCalledWith({ url: keptUrl(0), filename: 'arkbridge-cgt-kept.mp4' }));
+    click(button('Copy link'));
+    await vi.waitFor(() => expect(writeText).toHaveBeenCalledWith(keptUrl(0)));
+    // A fresh address is not read again.
+    expect(proxy.callsOf('getVideo')).toHaveLength(0);
+  });
+
+  it('a copy past its keep date is gone: the service’s link and its warning again', async () => {
+    await seed(completed({ keptUrl: keptUrl(0), keptUntil: Math.floor(Date.now() / 1000) - 60, keptReadAt: Date.now() }));
+    mount(<TasksView pollMs={60_000} />);
+    await vi.waitFor(() => expect(items()).toHaveLength(1));
+    expect(item('kept').querySelector('video')!.getAttribute('src')).toBe(SERVICE_URL);
+    expect(note()).toContain('Links expire about 24 hours after completion: about 20 h left.');
+    expect(item('kept').querySelector('.task__kept')).toBeNull();
+  });
+
+  it('says when the copy is being made, could not be made (why, and to download now) or was deleted, with the 24-hour warning', async () => {
+    for (const [over, says] of [
+      [{ keep: 'pending' }, 'Keeping a copy…'],
+      [{ keep: 'failed', keepError: 'The service answered 403.' }, 'No copy was kept: The service answered 403. Download the video now.'],
+      [{ keep: 'failed' }, 'No copy was kept: the proxy did not say why. Download the video now.'],
+      [{ keep: 'deleted' }, 'Copy deleted.'],
+    ] as const) {
+      await resetState();
+      await connect();
+      await seed(completed({ ...over, keptReadAt: Date.now() }));
+      mount(<TasksView pollMs={60_000} />);
+      await vi.waitFor(() => expect(items()).toHaveLength(1));
+      expect(item('kept').querySelector('.task__keep')!.textContent).toBe(says);
+      expect(note()).toContain('Links expire about 24 hours after completion: about 20 h left.');
+      expect(item('kept').querySelector('video')!.getAttribute('src')).toBe(SERVICE_URL);
+      expect(item('kept').querySelector('.task__kept')).toBeNull();
+      unmount();
+    }
+  });
+
+  it('says it in Chinese too', async () => {
+    await setLocale('zh-CN');
+    try {
+      await seed(completed({ keptUrl: keptUrl(0), keptUntil: KEPT_UNTIL, keptReadAt: Date.now() }));
+      mount(<TasksView pollMs={60_000} />);
+      await vi.waitFor(() => expect(items()).toHaveLength(1));
+      expect(item('kept').querySelector('.task__kept')!.textContent).toBe('副本保留至 2026年12月23日');
+    } finally {
+      await setLocale('en');
+    }
+  });
+
+  it('reads a completed task again when its address is getting old, or its copy is being made, and shows what it learns', async () => {
+    await seed(completed({ keptUrl: keptUrl(0), keptUntil: KEPT_UNTIL, keptReadAt: Date.now() - 13 * 3600_000 }));
+    proxy.setTask('cgt-kept', { arkbridge: { cost: 1, currency: 'CNY', priced: true, keptUrl: keptUrl(1), keptUntil: KEPT_UNTIL }, status: 'completed' });
+    mount(<TasksView pollMs={30} />);
+    await vi.waitFor(() => expect(item('kept')?.querySelector('video')?.getAttribute('src')).toBe(keptUrl(1)));
+    expect((await (await db()).get('tasks', 'kept'))!.keptUrl).toBe(keptUrl(1));
+    // Fresh now: not read again, however often the view polls.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(proxy.callsOf('getVideo')).toHaveLength(1);
+    unmount();
+
+    // A copy being made, read a minute later: kept now.
+    await (await db()).put('tasks', completed({ keep: 'pending', keptReadAt: Date.now() - 61_000 }));
+    mount(<TasksView pollMs={30} />);
+    await vi.waitFor(() => expect(item('kept')?.querySelector('.task__kept')?.textContent).toBe('Kept until 23 Dec 2026'));
+    expect(item('kept').querySelector('.task__keep')).toBeNull();
+    expect(proxy.callsOf('getVideo')).toHaveLength(2);
   });
 });
 

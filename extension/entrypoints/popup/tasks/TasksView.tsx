@@ -15,9 +15,12 @@ import {
   downloadName,
   elapsedMs,
   formatElapsed,
+  formatKeptDate,
   humanize,
   isNamed,
   isSettled,
+  keepNote,
+  keptVideo,
   linkHoursLeft,
   namedParam,
   progressValue,
@@ -25,6 +28,7 @@ import {
   requestSummary,
   statusLabel,
   statusTone,
+  videoAddress,
 } from '@/lib/tasks/task-presentation';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { readTasks, refreshTasks } from '@/lib/tasks/task-refresh';
@@ -162,8 +166,11 @@ function TaskItem({ task, now }: { task: SubmittingTask; now: number }) {
 
 function Completed({ task, now }: { task: TaskRecord; now: number }) {
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
-  const url = task.videoUrl;
-  if (!url) return <p class="task__note">{t('tasks.noUrl')}</p>;
+  // The proxy's kept copy when there is one (the service's link dies about 24 hours after completion).
+  const kept = keptVideo(task, now);
+  const url = videoAddress(task, now);
+  const keep = kept ? null : keepNote(task);
+  if (!url) return <p class="task__note">{keep ?? t('tasks.noUrl')}</p>;
   const hours = linkHoursLeft(task, now);
 
   async function download() {
@@ -195,7 +202,16 @@ function Completed({ task, now }: { task: TaskRecord; now: number }) {
           {t('tasks.copyLink')}
         </button>
       </div>
-      <p class="task__note">{hours === null ? t('tasks.expiry') : hours > 0 ? t('tasks.expiresIn', { hours }) : t('tasks.expired')}</p>
+      {kept ? (
+        <p class="task__note task__kept" title={t('tasks.keptTitle')}>
+          {t('tasks.keptUntil', { date: formatKeptDate(kept.until) })}
+        </p>
+      ) : (
+        <>
+          {keep && <p class={`task__note task__keep task__keep--${task.keep}`}>{keep}</p>}
+          <p class="task__note">{hours === null ? t('tasks.expiry') : hours > 0 ? t('tasks.expiresIn', { hours }) : t('tasks.expired')}</p>
+        </>
+      )}
       {message && (
         <p class={`task__message task__message--${message.tone}`} role={message.tone === 'error' ? 'alert' : 'status'}>
           {message.text}

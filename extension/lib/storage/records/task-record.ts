@@ -1,4 +1,4 @@
-import type { TaskStatus, VideoCreateBody } from '@@/shared';
+import type { KeepState, TaskStatus, VideoCreateBody } from '@@/shared';
 
 /** The `tasks` store's record. Types only, importing nothing from the extension (no import cycles). */
 
@@ -13,7 +13,22 @@ export interface TaskCost {
   priced: boolean;
 }
 
-export interface TaskRecord {
+/**
+ * The proxy's copy of a completed video (its `arkbridge` answer object): kept for KEEP_OUTPUTS_DAYS,
+ * where the service's own link dies about 24 hours after completion. Either a copy (`keptUrl` and
+ * `keptUntil`), or `keep` saying why there is none (yet). Plain fields: no index, no schema change.
+ */
+export interface KeptCopy {
+  /** A signed address of the copy, valid up to a day from when it was read (`keptReadAt`). */
+  keptUrl?: string;
+  /** Unix seconds: the copy is kept until then. */
+  keptUntil?: number;
+  /** `pending`: being made; `failed`: could not be made (`keepError` says why); `deleted`: removed. */
+  keep?: KeepState;
+  keepError?: string;
+}
+
+export interface TaskRecord extends KeptCopy {
   localId: string;
   taskId?: string;
   model: string;
@@ -30,6 +45,8 @@ export interface TaskRecord {
   cost?: TaskCost;
   /** The proxy stopped following the task (older than 7 days). */
   tracking?: 'expired';
+  /** When the kept copy's state was last read from the proxy (ms): a completed task is read again when it gets old. */
+  keptReadAt?: number;
   /** While `submitting`: creates sent so far, when to send again, and what to tell the member. */
   attempts?: number;
   retryAt?: number;
