@@ -15,7 +15,10 @@ Before the first deploy, set the secrets (each prompts for its value):
   npx wrangler secret put ACCESS_KEY_ID -c worker/proxy/wrangler.jsonc
   npx wrangler secret put SECRET_ACCESS_KEY -c worker/proxy/wrangler.jsonc
   npx wrangler secret put VIDEO_API_KEY -c worker/proxy/wrangler.jsonc
-  npx wrangler secret put ADMIN_TOKEN -c worker/proxy/wrangler.jsonc`);
+  npx wrangler secret put ADMIN_TOKEN -c worker/proxy/wrangler.jsonc
+  npx wrangler secret put MEDIA_URL_SECRET -c worker/proxy/wrangler.jsonc
+and create the media store's bucket once:
+  npx wrangler r2 bucket create arkbridge-media`);
   process.exit(1);
 }
 for (const name of required) {

@@ -25,7 +25,9 @@ const [sandboxInspector, proxyInspector] = [await debuggerPort(sandboxPort), awa
 // Where the stack keeps its state (ARKBRIDGE_STATE_DIR moves it, e.g. for tests).
 const stateDir = process.env.ARKBRIDGE_STATE_DIR ?? join(ROOT, '.wrangler');
 const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-if (ensureDevVars(sandboxUrl)) console.log(`Created ${DEV_VARS} for local use (sandbox dev account, fresh admin token).`);
+const wrote = ensureDevVars(sandboxUrl);
+if (wrote?.created) console.log(`Created ${DEV_VARS} for local use (sandbox dev account, fresh admin token and media signing secret).`);
+else if (wrote) console.log(`Added ${wrote.added.join(', ')} to ${DEV_VARS} (generated).`);
 
 // The proxy always talks to this stack's sandbox; the rest of its configuration comes from .dev.vars.
 const config: Record<string, string> = { ...proxyConfig(), ASSET_API_BASE: sandboxUrl, VIDEO_API_BASE: sandboxUrl, ALLOW_HTTP_MEDIA: 'on' };

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { parseDevVars, PROXY_CONFIG, PROXY_REQUIRED, proxyConfig } from './dev-vars';
+import { ensureDevVars, parseDevVars, PROXY_CONFIG, PROXY_REQUIRED, proxyConfig } from './dev-vars';
 import { ROOT } from './wrangler-dev';
 
 describe('proxyConfig', () => {
@@ -36,5 +36,27 @@ describe('proxyConfig', () => {
     const settings = [...body!.matchAll(/^\s+([A-Z][A-Z0-9_]*)\??:\s*string;/gm)].map((m) => m[1]);
     expect(settings).toContain('UPSTREAM_TIMEOUT_MS');
     expect(PROXY_CONFIG).toEqual(expect.arrayContaining(settings));
+  });
+});
+
+describe('ensureDevVars', () => {
+  test('creates the file with fresh secrets, then adds only what a file of an earlier version lacks', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'arkbridge-devvars-'));
+    try {
+      const path = join(dir, '.dev.vars');
+      expect(ensureDevVars('http://127.0.0.1:8788', path)).toEqual({ created: true, added: ['ADMIN_TOKEN', 'MEDIA_URL_SECRET'] });
+      const first = parseDevVars(readFileSync(path, 'utf8'));
+      expect(first.MEDIA_URL_SECRET).toMatch(/^[\w-]{43}$/);
+      expect(ensureDevVars('http://127.0.0.1:8788', path)).toBeNull();
+      writeFileSync(path, 'ADMIN_TOKEN=kept');
+      expect(ensureDevVars('http://127.0.0.1:8788', path)).toEqual({ created: false, added: ['MEDIA_URL_SECRET'] });
+      const upgraded = parseDevVars(readFileSync(path, 'utf8'));
+      expect(upgraded.ADMIN_TOKEN).toBe('kept');
+      expect(upgraded.MEDIA_URL_SECRET).toMatch(/^[\w-]{43}$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ROOT } from './wrangler-dev';
@@ -16,7 +16,7 @@ export const PROXY_CONFIG = [
 export type ProxyConfigName = (typeof PROXY_CONFIG)[number];
 
 /** Those of PROXY_CONFIG without which the proxy cannot serve. */
-export const PROXY_REQUIRED: readonly ProxyConfigName[] = ['ASSET_API_BASE', 'VIDEO_API_BASE', 'ACCESS_KEY_ID', 'SECRET_ACCESS_KEY', 'VIDEO_API_KEY', 'ADMIN_TOKEN'];
+export const PROXY_REQUIRED: readonly ProxyConfigName[] = ['ASSET_API_BASE', 'VIDEO_API_BASE', 'ACCESS_KEY_ID', 'SECRET_ACCESS_KEY', 'VIDEO_API_KEY', 'ADMIN_TOKEN', 'MEDIA_URL_SECRET'];
 
 /** `.dev.vars` at the project root (ARKBRIDGE_DEV_VARS moves it, e.g. for tests). */
 export const DEV_VARS = process.env.ARKBRIDGE_DEV_VARS ?? join(ROOT, '.dev.vars');
@@ -34,27 +34,39 @@ export function parseDevVars(text: string): Record<string, string> {
 
 export const readDevVars = (): Record<string, string> => (existsSync(DEV_VARS) ? parseDevVars(readFileSync(DEV_VARS, 'utf8')) : {});
 
+/** Secrets `npm start` generates when `.dev.vars` lacks them (also in a file of an earlier version). */
+const GENERATED_SECRETS = { ADMIN_TOKEN: () => randomBytes(24).toString('base64url'), MEDIA_URL_SECRET: () => randomBytes(32).toString('base64url') } as const;
+
 /**
- * Creates `.dev.vars` for the local stack when absent: the sandbox's `dev` account and a fresh
- * admin token. Answers whether it was created.
+ * Creates `.dev.vars` for the local stack when absent (the sandbox's `dev` account, fresh secrets),
+ * or adds the generated secrets an existing one lacks. Answers what it did: the names it wrote,
+ * `created` when the file is new, or null when nothing was needed.
  */
-export function ensureDevVars(sandboxUrl: string): boolean {
-  if (existsSync(DEV_VARS)) return false;
-  writeFileSync(
-    DEV_VARS,
-    `# Local configuration of the proxy (npm start / npm run proxy). Not committed.
+export function ensureDevVars(sandboxUrl: string, path = DEV_VARS): { created: boolean; added: string[] } | null {
+  if (!existsSync(path)) {
+    writeFileSync(
+      path,
+      `# Local configuration of the proxy (npm start / npm run proxy). Not committed.
 # The sandbox's public dev account; for a real deployment use wrangler secrets (README).
 ASSET_API_BASE=${sandboxUrl}
 VIDEO_API_BASE=${sandboxUrl}
 ACCESS_KEY_ID=AKSANDBOXDEV
 SECRET_ACCESS_KEY=sandbox-dev-secret-key
 VIDEO_API_KEY=sk-sandbox-dev
-ADMIN_TOKEN=${randomBytes(24).toString('base64url')}
+ADMIN_TOKEN=${GENERATED_SECRETS.ADMIN_TOKEN()}
+MEDIA_URL_SECRET=${GENERATED_SECRETS.MEDIA_URL_SECRET()}
 ALLOW_HTTP_MEDIA=on
 `,
-    { mode: 0o600 },
-  );
-  return true;
+      { mode: 0o600 },
+    );
+    return { created: true, added: Object.keys(GENERATED_SECRETS) };
+  }
+  const present = parseDevVars(readFileSync(path, 'utf8'));
+  const missing = (Object.keys(GENERATED_SECRETS) as (keyof typeof GENERATED_SECRETS)[]).filter((name) => !present[name]);
+  if (!missing.length) return null;
+  const text = readFileSync(path, 'utf8');
+  appendFileSync(path, `${text.endsWith('\n') || !text ? '' : '\n'}${missing.map((name) => `${name}=${GENERATED_SECRETS[name]()}`).join('\n')}\n`);
+  return { created: false, added: missing };
 }
 
 /** Configuration for `npm run proxy` (and `npm start`): each of PROXY_CONFIG from the environment, else `.dev.vars`. */

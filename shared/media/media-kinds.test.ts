@@ -42,7 +42,7 @@ describe('checkDeclared and bytesProblem', () => {
   it('refuses other types with 415 and sizes over the kind limit with 413, naming both', () => {
     expect(checkDeclared('image/svg+xml', 10)).toMatchObject({ ok: false, status: 415, message: expect.stringContaining('image/svg+xml') });
     expect(checkDeclared(null, 10)).toMatchObject({ ok: false, status: 415, message: expect.stringContaining('(none)') });
-    expect(checkDeclared('audio/wav', 16 * 1024 * 1024)).toEqual({ ok: false, status: 413, message: 'This file is 16 MB; audio may be at most 15 MB.' });
+    expect(checkDeclared('audio/wav', 16 * 1024 * 1024)).toEqual({ ok: false, status: 413, message: 'body: the file is 16 MB; audio may be at most 15 MB.' });
   });
 
   it('refuses bytes that are not the declared type, naming what they are', () => {

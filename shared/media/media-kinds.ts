@@ -93,7 +93,7 @@ export function checkDeclared(contentType: string | null | undefined, size: numb
     return { ok: false, status: 415, message: `Content-Type ${type ? type.slice(0, 64) : '(none)'} is not a media type the library takes: images (PNG, JPEG, WebP, GIF, BMP, TIFF, HEIC), video (MP4, MOV) or audio (MP3, WAV).` };
   }
   const limit = UPLOAD_LIMITS[accepted.kind];
-  if (size !== null && size > limit) return { ok: false, status: 413, message: `This file is ${megabytes(size)}; ${KIND_NAMES[accepted.kind]} may be at most ${megabytes(limit)}.` };
+  if (size !== null && size > limit) return { ok: false, status: 413, message: `body: the file is ${megabytes(size)}; ${KIND_NAMES[accepted.kind]} may be at most ${megabytes(limit)}.` };
   return { ok: true, type: type!, kind: accepted.kind, limit, formats: accepted.formats };
 }
 

@@ -53,7 +53,11 @@ test('npm start prints a working proxy URL and dev member token', async () => {
   // .dev.vars was created for local use, private to the user, with a fresh admin token.
   expect(existsSync(devVars)).toBe(true);
   expect(statSync(devVars).mode & 0o077).toBe(0);
-  expect(await readFile(devVars, 'utf8')).toMatch(/^ADMIN_TOKEN=\S{20,}$/m);
+  const vars = await readFile(devVars, 'utf8');
+  expect(vars).toMatch(/^ADMIN_TOKEN=\S{20,}$/m);
+  // ... and a media signing secret of its own.
+  const mediaSecret = /^MEDIA_URL_SECRET=(\S{32,})$/m.exec(vars)?.[1];
+  expect(mediaSecret).toBeDefined();
 
   const response = await fetch(`${proxyUrl}/api/v3?Action=CreateAssetGroup&Version=2024-01-01`, {
     method: 'POST',
@@ -65,11 +69,19 @@ test('npm start prints a working proxy URL and dev member token', async () => {
   expect(envelope.ResponseMetadata.Error).toBeUndefined();
   expect(envelope.Result?.Id).toMatch(/^group-/);
 
+  // The media store works in the local stack (local R2, the generated secret): an upload comes back.
+  const png = await readFile(join(ROOT, 'test/fixtures/media/sample.png'));
+  const uploaded = await fetch(`${proxyUrl}/proxy/uploads`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'image/png' }, body: png });
+  expect(uploaded.status).toBe(201);
+  const { url } = (await uploaded.json()) as { url: string };
+  expect(Buffer.from(await (await fetch(url)).arrayBuffer()).equals(png)).toBe(true);
+
   // The extension was built with the local proxy preset, and without any token in it.
   const built = join(ROOT, '.output', 'chrome-mv3');
   const scripts = (await readdir(built, { recursive: true })).filter((f) => f.endsWith('.js'));
   const bundle = (await Promise.all(scripts.map((f) => readFile(join(built, f), 'utf8')))).join('\n');
   expect(bundle).toContain(proxyUrl);
   expect(bundle).not.toContain(token);
+  for (const secret of [mediaSecret!, /^ADMIN_TOKEN=(\S+)$/m.exec(vars)![1]!]) expect(bundle).not.toContain(secret);
   expect(bundle).not.toMatch(/abk_m[0-9a-f]{16}_/);
 });

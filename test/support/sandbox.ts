@@ -46,6 +46,7 @@ export const TEST_PROXY_SECRETS = {
   SECRET_ACCESS_KEY: 'sandbox-dev-secret-key',
   VIDEO_API_KEY: 'sk-sandbox-dev',
   ADMIN_TOKEN: 'test-admin-token-0123456789',
+  MEDIA_URL_SECRET: 'test-media-url-secret-0123456789abcdef',
 } as const;
 
 /** A proxy in front of `sandboxUrl`, configured as `npm start` configures it. */

@@ -33,7 +33,7 @@ function asMember<T>(m: Member, vars: Partial<ProxyEnv>, fn: (ctx: MemberContext
       memberId: m.id,
       waitUntil: (p) => state.waitUntil(p),
       ledger: () => ledgerOf(env),
-      tracker: new TaskTracker({ sql: state.storage.sql, env, ledger: () => ledgerOf(env), setAlarm: () => undefined, memberName: () => null }),
+      tracker: new TaskTracker({ sql: state.storage.sql, env, ledger: () => ledgerOf(env), setAlarm: () => undefined, memberId: () => m.id, memberName: () => null }),
     }),
   );
 }

@@ -8,4 +8,6 @@ export interface ProxyEnv extends ProxySettings {
   MEMBERS: DurableObjectNamespace<MemberState>;
   DIRECTORY: DurableObjectNamespace<MemberDirectory>;
   LEDGER: DurableObjectNamespace<TeamLedger>;
+  /** The media store: uploads and kept outputs (docs/media-store.md). */
+  MEDIA: R2Bucket;
 }

@@ -162,6 +162,26 @@ describe('fuzz: /proxy and /admin', () => {
     );
   });
 
+  it('POST /proxy/uploads: hostile bodies and headers', { timeout }, async () => {
+    const types = fc.constantFrom('image/png', 'video/mp4', 'audio/mpeg', 'image/svg+xml', 'text/html', '', 'image/png; x=1', 'IMAGE/PNG');
+    await run('POST /proxy/uploads', fc.tuple(hostileBody(), types, fc.option(fc.constantFrom('0', '-1', '1e3', '99999999999', 'abc', ' 12'), { nil: undefined }), fc.option(hostileParam(['kite.png']), { nil: undefined })), ([body, type, length, name]) => {
+      const headers: Record<string, string> = { ...bearer(), 'Content-Type': type, 'Content-Length': length ?? String(body.bytes.length) };
+      return proxyFetch(`/proxy/uploads${name === undefined ? '' : `?name=${segment(name)}`}`, { method: 'POST', headers, body: body.bytes });
+    });
+  });
+
+  it('GET /media/{id}: hostile ids and signatures', { timeout }, async () => {
+    await run('GET /media/{id}?<hostile query>', fc.tuple(hostileParam([`u-${'m'.padEnd(17, '0')}-abc`]), hostileQuery(['expires', 'sig'], { expires: ['2000000000'], sig: ['0'.repeat(64)] })), ([id, query]) =>
+      proxyFetch(`/media/${segment(id)}?${query}`),
+    );
+  });
+
+  it('DELETE /proxy/uploads/{id} and /proxy/outputs/{taskId}: hostile ids', { timeout }, async () => {
+    await run('DELETE /proxy/{uploads,outputs}/{id}', fc.tuple(hostileParam([`u-${m.id}-abc`, 'cgt-1']), fc.boolean()), ([id, upload]) =>
+      proxyFetch(`/proxy/${upload ? 'uploads' : 'outputs'}/${segment(id)}`, { method: 'DELETE', headers: bearer() }),
+    );
+  });
+
   it('unknown paths under /proxy, /v1 and /admin', { timeout }, async () => {
     await run('<unknown paths>', fc.tuple(fc.constantFrom('/proxy/', '/v1/', '/admin/', '/'), hostileParam(['me', 'models', 'members'])), ([prefix, rest]) =>
       proxyFetch(`${prefix}${segment(rest)}`, { method: 'POST', headers: prefix === '/admin/' ? adminHeaders() : bearer(), body: '{}' }),

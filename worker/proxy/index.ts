@@ -9,6 +9,9 @@ import { corsFor } from './http/cors';
 import { memberAuth, type MemberVars } from './http/member';
 import { jsonResponse, libraryFailure, toResponse, unauthorizedLibrary, unauthorizedVideo, videoFailure, type ProxyResponse } from './http/responses';
 import { createLogger } from './log/logger';
+import { cleanMediaStore } from './media/media-cleanup';
+import { serveMedia } from './media/media-route';
+import { deleteUpload, handleUpload, listUploads } from './media/upload-handler';
 
 export { MemberState } from './members/member-state';
 export { MemberDirectory } from './members/directory';
@@ -81,11 +84,13 @@ app.post('/v1/video/generations', tooLargeVideo, async (c) => {
 app.get('/v1/video/generations/:id', async (c) => {
   c.set('operation', 'GetVideoTask');
   const { state, tokenHash } = c.get('member');
-  return answer(await state.video(tokenHash, { kind: 'get', id: c.req.param('id') }), unauthorizedVideo);
+  return answer(await state.video(tokenHash, { kind: 'get', id: c.req.param('id'), origin: new URL(c.req.url).origin }), unauthorizedVideo);
 });
 
 const proxyUnauthorized = () => jsonResponse(401, { error: { code: 'unauthorized', message: 'A valid member token is required: Authorization: Bearer <member token>.' } });
-app.use('/proxy/*', memberAuth(proxyUnauthorized), tooLargeJson);
+app.use('/proxy/*', memberAuth(proxyUnauthorized));
+// Uploads stream into the media store with their own per-kind limits; every other /proxy body is JSON.
+app.use('/proxy/*', (c, next) => (c.req.method === 'POST' && c.req.path === '/proxy/uploads' ? next() : tooLargeJson(c, next)));
 app.get('/proxy/me', async (c) => {
   const { state, tokenHash } = c.get('member');
   const me = await state.me(tokenHash);
@@ -124,10 +129,53 @@ app.get('/proxy/capabilities', async (c) => {
   return (await state.me(tokenHash)) ? c.json({ models: MODELS, media: { allowHttp: allowHttpMedia(c.env) } }) : toResponse(proxyUnauthorized());
 });
 
+// --- the media store (docs/media-store.md) ---
+
+app.post('/proxy/uploads', async (c) => {
+  const { id, state, tokenHash } = c.get('member');
+  // The token is checked before a byte of the body is read.
+  if (!(await state.me(tokenHash))) return toResponse(proxyUnauthorized());
+  const result = await handleUpload(c.env, id, { headers: c.req.raw.headers, body: c.req.raw.body }, new URL(c.req.url).origin, c.req.query('name'));
+  if (!result.ok) {
+    const { status, code, message, param } = result.refusal;
+    return toResponse(jsonError(status, code, message, param));
+  }
+  return c.json(result.answer, 201);
+});
+app.get('/proxy/uploads', async (c) => {
+  const { id, state, tokenHash } = c.get('member');
+  if (!(await state.me(tokenHash))) return toResponse(proxyUnauthorized());
+  const cursor = c.req.query('cursor');
+  if (cursor !== undefined && cursor.length > 1024) return toResponse(jsonError(400, 'invalid_parameter', 'cursor: must be at most 1024 characters', 'cursor'));
+  return c.json(await listUploads(c.env, id, cursor));
+});
+app.delete('/proxy/uploads/:id', async (c) => {
+  const { id, state, tokenHash } = c.get('member');
+  if (!(await state.me(tokenHash))) return toResponse(proxyUnauthorized());
+  return (await deleteUpload(c.env, id, c.req.param('id')))
+    ? c.body(null, 204)
+    : toResponse(jsonError(404, 'upload_not_found', `No upload ${clip(c.req.param('id'))} exists for you.`, 'id'));
+});
+app.delete('/proxy/outputs/:taskId', async (c) => {
+  const { state, tokenHash } = c.get('member');
+  const deleted = await state.deleteOutput(tokenHash, c.req.param('taskId'));
+  if (deleted === null) return toResponse(proxyUnauthorized());
+  return deleted ? c.body(null, 204) : toResponse(jsonError(404, 'output_not_found', `No kept copy of task ${clip(c.req.param('taskId'))} exists for you.`, 'taskId'));
+});
+app.on(['GET', 'HEAD'], '/media/:id', (c) => serveMedia(c.env, c.req.raw, c.req.param('id')));
+
 app.notFound((c) => c.json({ error: { code: 'not_found', message: `${clip(c.req.method)} ${clip(new URL(c.req.url).pathname)} is not a route of the proxy.` } }, 404));
 app.onError((error, c) => {
   console.error(JSON.stringify({ level: 'error', route: c.req.path, message: error instanceof Error ? error.name : 'error' }));
   return c.json({ error: { code: 'internal_error', message: 'The proxy failed to handle this request.' } }, 500);
 });
 
-export default app;
+/** The Worker: HTTP by the Hono app, and the hourly cleanup of the media store (Cron Trigger). */
+export default {
+  fetch: app.fetch,
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(
+      cleanMediaStore(env).then((report) => console.log(JSON.stringify({ event: 'media_cleanup', ...report }))),
+    );
+  },
+} satisfies ExportedHandler<ProxyEnv>;

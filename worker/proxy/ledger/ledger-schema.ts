@@ -44,6 +44,11 @@ CREATE TABLE IF NOT EXISTS alerts (
   spent INTEGER NOT NULL,
   at INTEGER NOT NULL,
   PRIMARY KEY (scope, period_key, threshold));
+CREATE TABLE IF NOT EXISTS storage (
+  member TEXT NOT NULL,
+  kind TEXT NOT NULL,          -- uploads | outputs
+  bytes INTEGER NOT NULL,
+  PRIMARY KEY (member, kind));
 CREATE TABLE IF NOT EXISTS audit (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   at INTEGER NOT NULL,

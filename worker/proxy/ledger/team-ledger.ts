@@ -12,6 +12,7 @@ import {
   type MemberBudgetState,
   type PricedRequest,
   type PriceTable,
+  type StorageUse,
   type TeamBudgetChange,
   type TeamTask,
   type UsageRow,
@@ -23,7 +24,7 @@ import { appendAudit, readAudit } from './audit-log';
 import { addToTotals, budgetState, memberBudgetState, memberScope, readBudget, refusalFor, TEAM, writeBudget, type Refusal } from './budget-book';
 import { LEDGER_SCHEMA } from './ledger-schema';
 import { PriceBook, type StoredPrices } from './price-book';
-import { teamTasks, usageCsv, usageRows, type TaskFilter } from './usage-report';
+import { storageByMember, storageOf, teamTasks, usageCsv, usageRows, type TaskFilter } from './usage-report';
 
 /** A create allowed to start: its reservation and what it costs. */
 export interface Reservation {
@@ -172,7 +173,16 @@ export class TeamLedger extends DurableObject<ProxySettings> {
     const own = memberBudgetState(this.#sql, member, this.#currency, now);
     const { currency: _c, period, ...team } = budgetState(this.#sql, TEAM, this.#currency, now);
     const { member: _m, ...rest } = own;
-    return { ...rest, team: { ...team, period }, alerts: alertsFor(this.#sql, member, now) };
+    return { ...rest, team: { ...team, period }, alerts: alertsFor(this.#sql, member, now), storage: storageOf(this.#sql, member) };
+  }
+
+  // --- the media store's bytes (uploads and kept outputs) per member ---
+
+  addStorage(member: string, kind: 'uploads' | 'outputs', delta: number): void {
+    // Never below zero: a cleanup and a delete of the same object may both report it.
+    if (this.#sql.exec('UPDATE storage SET bytes = MAX(0, bytes + ?) WHERE member = ? AND kind = ?', delta, member, kind).rowsWritten === 0) {
+      this.#sql.exec('INSERT INTO storage (member, kind, bytes) VALUES (?, ?, ?)', member, kind, Math.max(0, delta));
+    }
   }
 
   // --- administration ---
@@ -237,8 +247,8 @@ export class TeamLedger extends DurableObject<ProxySettings> {
     return readAudit(this.#sql, limit);
   }
 
-  report(from: string, to: string): { currency: string; from: string; to: string; rows: UsageRow[] } {
-    return { currency: this.#currency, from, to, rows: usageRows(this.#sql, from, to) };
+  report(from: string, to: string): { currency: string; from: string; to: string; rows: UsageRow[]; storage: (StorageUse & { member: string })[] } {
+    return { currency: this.#currency, from, to, rows: usageRows(this.#sql, from, to), storage: storageByMember(this.#sql) };
   }
 
   reportCsv(from: string, to: string): string {

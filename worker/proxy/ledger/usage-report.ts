@@ -1,4 +1,4 @@
-import { FRAMES_PER_SECOND, fromMicros, USAGE_COLUMNS, type TeamTask, type UsageRow } from '../../../shared';
+import { FRAMES_PER_SECOND, fromMicros, USAGE_COLUMNS, type StorageUse, type TeamTask, type UsageRow } from '../../../shared';
 
 /** Reports of the team's tasks from the ledger's charges (GET /admin/usage, /admin/tasks). */
 
@@ -80,4 +80,23 @@ export function teamTasks(sql: SqlStorage, filter: TaskFilter): TeamTask[] {
       createdAt: new Date(r.created_at as number).toISOString(),
       endedAt: r.ended_at === null ? null : new Date(r.ended_at as number).toISOString(),
     }));
+}
+
+/** Bytes one member keeps in the media store. */
+export function storageOf(sql: SqlStorage, member: string): StorageUse {
+  const use: StorageUse = { uploads: 0, outputs: 0 };
+  for (const r of sql.exec('SELECT kind, bytes FROM storage WHERE member = ?', member).toArray()) use[r.kind as keyof StorageUse] = r.bytes as number;
+  return use;
+}
+
+/** Bytes every member keeps, for the admin report. */
+export function storageByMember(sql: SqlStorage): (StorageUse & { member: string })[] {
+  const by = new Map<string, StorageUse & { member: string }>();
+  for (const r of sql.exec('SELECT member, kind, bytes FROM storage WHERE bytes > 0 ORDER BY member').toArray()) {
+    const member = String(r.member);
+    const entry = by.get(member) ?? { member, uploads: 0, outputs: 0 };
+    entry[r.kind as keyof StorageUse] = r.bytes as number;
+    by.set(member, entry);
+  }
+  return [...by.values()];
 }

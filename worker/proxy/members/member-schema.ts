@@ -47,6 +47,12 @@ CREATE TABLE IF NOT EXISTS tasks (
   settled INTEGER NOT NULL DEFAULT 0,  -- the ledger has the ending
   tokens INTEGER,
   created_at INTEGER NOT NULL,
-  ended_at INTEGER);
+  ended_at INTEGER,
+  keep_state TEXT,             -- null (not kept) | pending | kept | failed | deleted
+  keep_next_at INTEGER,        -- the next copy attempt while pending
+  keep_attempts INTEGER NOT NULL DEFAULT 0,
+  keep_error TEXT,
+  kept_until INTEGER,          -- unix seconds
+  kept_size INTEGER);
 CREATE INDEX IF NOT EXISTS tasks_due ON tasks (next_check_at) WHERE next_check_at IS NOT NULL;
 `;

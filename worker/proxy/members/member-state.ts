@@ -5,7 +5,9 @@ import { handleLibrary, type LibraryCall } from '../library/library-handler';
 import * as video from '../video/video-handler';
 import type { MemberContext } from './member-context';
 import { MEMBER_SCHEMA, TASK_SCHEMA } from './member-schema';
-import { ledgerOf, type LedgerEnv } from '../ledger/ledger-access';
+import { owns } from './owned';
+import { ledgerOf } from '../ledger/ledger-access';
+import type { MediaEnv } from '../media/media-env';
 import { TaskTracker } from '../tracking/task-tracker';
 
 export type Profile = MemberProfile;
@@ -26,17 +28,17 @@ export interface Consent {
 
 export type VideoCall =
   | { kind: 'models' }
-  | { kind: 'get'; id: string }
+  | { kind: 'get'; id: string; origin: string }
   | { kind: 'create'; body: ArrayBuffer; idempotencyKey: string | null };
 
 /**
  * One member's state, strongly consistent: token hash, owned ids, idempotency records,
  * portrait handles, consents. Each authenticated request is handled here in one call.
  */
-export class MemberState extends DurableObject<LedgerEnv> {
+export class MemberState extends DurableObject<MediaEnv> {
   readonly #tracker: TaskTracker;
 
-  constructor(state: DurableObjectState, env: LedgerEnv) {
+  constructor(state: DurableObjectState, env: MediaEnv) {
     super(state, env);
     this.ctx.storage.sql.exec(MEMBER_SCHEMA);
     this.ctx.storage.sql.exec(TASK_SCHEMA);
@@ -45,6 +47,7 @@ export class MemberState extends DurableObject<LedgerEnv> {
       env,
       ledger: () => ledgerOf(env),
       setAlarm: (at) => void (at === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(at)),
+      memberId: () => this.#row()?.id ?? null,
       memberName: () => this.#row()?.name ?? null,
     });
   }
@@ -129,7 +132,7 @@ export class MemberState extends DurableObject<LedgerEnv> {
     const m = this.#member(tokenHash);
     if (!m) return null;
     if (call.kind === 'models') return video.listModels(m);
-    if (call.kind === 'get') return video.getTask(m, call.id);
+    if (call.kind === 'get') return video.getTask(m, call.id, call.origin);
     return video.createTask(m, call.body, call.idempotencyKey);
   }
 
@@ -137,6 +140,13 @@ export class MemberState extends DurableObject<LedgerEnv> {
   async usage(tokenHash: string): Promise<UsageView | null> {
     const m = this.#member(tokenHash);
     return m ? m.ledger().usage(m.memberId) : null;
+  }
+
+  /** `DELETE /proxy/outputs/:taskId`: null for an invalid token, false when the member has no kept copy of that task. */
+  async deleteOutput(tokenHash: string, taskId: string): Promise<boolean | null> {
+    const m = this.#member(tokenHash);
+    if (!m) return null;
+    return owns(m.sql, 'task', taskId) && (await m.tracker.deleteKept(taskId));
   }
 
   addConsent(tokenHash: string, scope: string, rulesVersion: string): Consent | null {

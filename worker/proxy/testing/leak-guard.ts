@@ -27,7 +27,7 @@ const offending = (entries: string[], needle: string | RegExp) => entries.find((
 
 // One pass per secret over all the text at once: a fuzz run leaves hundreds of thousands of entries.
 afterAll(() => {
-  const secrets = [proxyEnv.SECRET_ACCESS_KEY, proxyEnv.VIDEO_API_KEY, proxyEnv.ADMIN_TOKEN, ...partnerTokens];
+  const secrets = [proxyEnv.SECRET_ACCESS_KEY, proxyEnv.VIDEO_API_KEY, proxyEnv.ADMIN_TOKEN, proxyEnv.MEDIA_URL_SECRET!, ...partnerTokens];
   const logText = logs.join('\n');
   for (const secret of [...secrets, ...memberTokens]) {
     if (logText.includes(secret)) expect(offending(logs, secret), 'a log line holds a secret').toBeUndefined();

@@ -25,12 +25,12 @@ export async function listModels(m: MemberContext): Promise<ProxyResponse> {
  * `GET /v1/video/generations/{id}`: only the member's own tasks; a tracked task from its record
  * when fresh (tracking/task-tracker.ts), one the proxy has no record of from the service.
  */
-export async function getTask(m: MemberContext, id: string): Promise<ProxyResponse> {
+export async function getTask(m: MemberContext, id: string, origin: string): Promise<ProxyResponse> {
   if (!owns(m.sql, 'task', id)) {
     return videoFailure(404, videoError('task_not_found', `No task ${clip(id)} exists for you.`, 'invalid_request_error', 'task_id'));
   }
   try {
-    const tracked = await m.tracker.answer(id);
+    const tracked = await m.tracker.answer(id, origin);
     if (tracked && 'upstream' in tracked) return relayVideo(tracked.upstream).response;
     if (tracked) return tracked;
   } catch (error) {
