@@ -6,7 +6,10 @@
  * --dry-run`) in Miniflare, with the bindings of the Worker's wrangler.jsonc. The Worker still
  * writes its logs; they are read and dropped here rather than passed on to the bench, whose
  * timing they would disturb.
- * Reads `{ config, port, dir, vars }` as JSON on stdin; prints `ready <url>`.
+ * `alongside`: bench-only Workers run in the same workerd (scripts/bench/r2-direct.jsonc), reached
+ * through their `routes` (Miniflare's router, as every request to the Worker goes through it); a
+ * binding to an R2 bucket of the same name is the same local bucket, stored on disk under `dir`.
+ * Reads `{ config, port, dir, vars, alongside? }` as JSON on stdin; prints `ready <url>`.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -23,6 +26,8 @@ interface Input {
   dir: string;
   /** Configuration and secrets, over the config's vars. */
   vars: Record<string, string>;
+  /** More Workers in the same workerd, each with the routes that reach it (e.g. `*\/__bench/r2/*`). */
+  alongside?: { config: string; routes: string[] }[];
 }
 
 const input = JSON.parse(
@@ -32,25 +37,33 @@ const input = JSON.parse(
   }),
 ) as Input;
 
-const bundle = join(input.dir, 'bundle');
-const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '-c', input.config, '--outdir', bundle], {
-  cwd: ROOT,
-  env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-  encoding: 'utf8',
-});
-if (build.status !== 0) throw new Error(`bundling ${input.config} failed:\n${build.stdout}\n${build.stderr}`);
+/** The production bundle of a config (`wrangler deploy --dry-run`) as Miniflare worker options, with its bindings. */
+function worker(config: string, outdir: string, vars: Record<string, string> = {}) {
+  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '-c', config, '--outdir', outdir], {
+    cwd: ROOT,
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    encoding: 'utf8',
+  });
+  if (build.status !== 0) throw new Error(`bundling ${config} failed:\n${build.stdout}\n${build.stderr}`);
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, config));
+  return {
+    ...(workerOptions as object),
+    modules: true as const,
+    scriptPath: join(outdir, readdirSync(outdir).find((f) => f.endsWith('.js'))!), // named after the config's main
+    modulesRoot: outdir,
+    bindings: { ...workerOptions.bindings, ...vars },
+    // Miniflare routes every subrequest through a Worker of its own that strips CF-Connecting-IP
+    // (about 0.3 ms a call here); the production runtime does that natively.
+    stripCfConnectingIp: false,
+  };
+}
 
-const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, input.config));
+const main = worker(input.config, join(input.dir, 'bundle'), input.vars);
+const alongside = (input.alongside ?? []).map(({ config, routes }, i) => ({ ...worker(config, join(input.dir, `bundle-${i}`)), name: `bench-alongside-${i}`, routes }));
 const mf = new Miniflare({
-  ...(workerOptions as object),
-  modules: true,
-  scriptPath: join(bundle, readdirSync(bundle).find((f) => f.endsWith('.js'))!), // named after the config's main
-  modulesRoot: bundle,
-  bindings: { ...workerOptions.bindings, ...input.vars },
+  workers: [main, ...alongside],
   durableObjectsPersist: join(input.dir, 'state'),
-  // Miniflare routes every subrequest through a Worker of its own that strips CF-Connecting-IP
-  // (about 0.3 ms a call here); the production runtime does that natively.
-  stripCfConnectingIp: false,
+  r2Persist: join(input.dir, 'r2'),
   handleRuntimeStdio(stdout, stderr) {
     stdout.resume();
     stderr.pipe(process.stderr);
