@@ -124,7 +124,7 @@ export class TaskTracker {
       field.keptUntil = row.kept_until;
     } else if (row.keep_state && row.keep_state !== 'kept') {
       field.keep = row.keep_state;
-      if (row.keep_state === 'failed' && row.keep_error) field.keepError = row.keep_error;
+      if (row.keep_state === 'failed' && row.keep_error) field.keepError = row.keep_error.slice(0, 400);
     }
     return withArkbridge(row.body, field);
   }
