@@ -234,11 +234,13 @@ test('popup: group, capture, generate to completion, a named failure, and the re
     { timeout: 20_000 },
   );
   const video = await player.evaluate((el) => ({ src: (el as HTMLVideoElement).currentSrc, width: (el as HTMLVideoElement).videoWidth, height: (el as HTMLVideoElement).videoHeight, duration: (el as HTMLVideoElement).duration }));
-  expect(video.src).toMatch(/\.mp4$/);
+  // The proxy's kept copy (its media store), not the service's 24-hour link.
+  expect(video.src).toMatch(new RegExp(`^${proxy!.url}/media/o-m[0-9a-f]{16}-cgt-[\\w-]+\\?expires=\\d+&sig=[0-9a-f]{64}$`));
   expect(video).toMatchObject({ width: 320, height: 180 });
   expect(video.duration).toBeGreaterThan(1);
   expect(await task.getByRole('button', { name: 'Download' }).isVisible()).toBe(true);
-  expect(await task.getByText(/Links expire about 24 hours/).isVisible()).toBe(true);
+  expect(await task.getByText(/^Kept until /).isVisible()).toBe(true);
+  expect(await task.getByText(/Links expire about 24 hours/).count()).toBe(0);
   // 5 s at 0.2 CNY a second, reserved against the 10 CNY budget at the create.
   expect(await task.getByText('1 CNY').isVisible()).toBe(true);
   expect(await popup.locator('.budget__line').innerText()).toContain('9 CNY left of 10 CNY this month');
