@@ -59,6 +59,9 @@ export default defineConfig({
                 TRACK_INTERVAL_SECONDS: '1',
                 // Budget alerts go to the media fixture server, which keeps them for the tests to read.
                 ALERT_WEBHOOK_URL: `${inject('mediaBaseUrl')}/hooks/alerts`,
+                // Cloudflare Access with the media fixture server as the team domain (its /cdn-cgi/access/certs).
+                ACCESS_TEAM_DOMAIN: inject('mediaBaseUrl'),
+                ACCESS_AUD: 'arkbridge-test-aud',
               },
             },
           })),

@@ -9,6 +9,9 @@
  * - `/slow/<ms>/<file>`      the fixture after waiting `ms` milliseconds (at most 60 s) before any header;
  * - `/page/<title>`          an HTML page titled <title> showing sample.png (#image), sample.mp4
  *                            (#video) and sample.mp3 (#audio): a web page to capture from.
+ * - `GET /cdn-cgi/access/certs`  a Cloudflare Access key set (JWKS) for tests of Access sign-in;
+ *                            `POST /access/sign` `{"claims":{...},"key":"team"|"other","expiresIn":"1h"}`
+ *                            answers a JWT signed RS256 with the team key (in the set) or another key.
  * - `POST /hooks/<name>`     a webhook receiver: keeps the JSON body (up to 64 KB, the last 1,000
  *                            per name) and answers 204; `GET /hooks/<name>` lists what it received.
  * Anything else, or an unknown file, is a 404.
@@ -18,6 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { extname, join } from 'node:path';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 
 export const MEDIA_FIXTURES_DIR = fileURLToPath(new URL('../fixtures/media/', import.meta.url));
 
@@ -56,6 +60,7 @@ export async function startMediaServer(port = 0): Promise<MediaServer> {
 
   const pendingTimers = new Set<NodeJS.Timeout>();
   const hooks = new Map<string, unknown[]>();
+  const access = await accessKeys();
 
   function receiveHook(req: IncomingMessage, res: ServerResponse, name: string): void {
     const chunks: Buffer[] = [];
@@ -98,7 +103,10 @@ export async function startMediaServer(port = 0): Promise<MediaServer> {
       res.setHeader('Access-Control-Allow-Headers', '*');
       return send(res, 204);
     }
-    const hook = /^\/hooks\/([\w-]{1,64})$/.exec(new URL(req.url ?? '/', 'http://localhost').pathname);
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (pathname === '/cdn-cgi/access/certs' && req.method === 'GET') return send(res, 200, 'application/json', Buffer.from(JSON.stringify(access.jwks)));
+    if (pathname === '/access/sign' && req.method === 'POST') return void signAccess(req, res);
+    const hook = /^\/hooks\/([\w-]{1,64})$/.exec(pathname);
     if (hook && req.method === 'POST') return receiveHook(req, res, hook[1]!);
     if (hook && req.method === 'GET') return send(res, 200, 'application/json', Buffer.from(JSON.stringify({ received: hooks.get(hook[1]!) ?? [] })));
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -138,6 +146,24 @@ export async function startMediaServer(port = 0): Promise<MediaServer> {
       return;
     }
     send(res, 404, 'text/plain; charset=utf-8', Buffer.from('not found'));
+  }
+
+  function signAccess(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      try {
+        const { claims, key, expiresIn } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { claims: Record<string, unknown>; key?: 'team' | 'other'; expiresIn?: string | number };
+        const jwt = await new SignJWT(claims)
+          .setProtectedHeader({ alg: 'RS256', kid: key === 'other' ? 'other' : 'team' })
+          .setIssuedAt()
+          .setExpirationTime(expiresIn ?? '1h')
+          .sign(key === 'other' ? access.other : access.team);
+        send(res, 200, 'application/json', Buffer.from(JSON.stringify({ jwt })));
+      } catch (error) {
+        send(res, 400, 'text/plain; charset=utf-8', Buffer.from(String(error)));
+      }
+    });
   }
 
   function galleryPage(title: string): string {
@@ -203,6 +229,14 @@ export async function startMediaServer(port = 0): Promise<MediaServer> {
         server.closeAllConnections();
       }),
   };
+}
+
+/** The Access keys of the test server: the team's (published in the set) and another (not). */
+async function accessKeys() {
+  const team = await generateKeyPair('RS256', { extractable: true });
+  const other = await generateKeyPair('RS256', { extractable: true });
+  const publicJwk = { ...(await exportJWK(team.publicKey)), kid: 'team', alg: 'RS256', use: 'sig' };
+  return { team: team.privateKey, other: other.privateKey, jwks: { keys: [publicJwk] } };
 }
 
 function send(res: ServerResponse, status: number, type?: string, body?: Buffer, headOnly = false): void {

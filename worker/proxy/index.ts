@@ -3,6 +3,8 @@ import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
 import { BODY_LIMITS, check, clip, MODELS, parseJsonBytes, sentence, strictObjectMessage, tooLargeMessage, videoError } from '../../shared';
 import { admin } from './admin/routes';
+import { consoleApp } from './console/console-app';
+import { connectPage } from './console/connect-page';
 import type { ProxyEnv } from './env';
 import { allowHttpMedia, missingConfig, secretValues } from './proxy-settings';
 import { corsFor } from './http/cors';
@@ -52,6 +54,10 @@ app.get('/healthz', (c) => {
 });
 app.use('/admin/*', tooLargeJson);
 app.route('/admin', admin);
+// The admin console (docs/console.md): HTML pages over the admin API; forms are small.
+app.use('/console/*', tooLargeJson);
+app.route('/console', consoleApp);
+app.get('/connect', connectPage);
 
 /** Answers a member call; `null` from the member's object means the token is no longer valid. */
 const answer = (result: ProxyResponse | null, unauthorized: () => ProxyResponse) => toResponse(result ?? unauthorized());

@@ -24,6 +24,12 @@ export interface ProxySettings {
   MEDIA_URL_TTL_SECONDS?: string;
   /** How long completed videos are kept in the media store (default 30; 0: not kept). */
   KEEP_OUTPUTS_DAYS?: string;
+  /** Cloudflare Access team domain, e.g. https://acme.cloudflareaccess.com (docs/console.md). */
+  ACCESS_TEAM_DOMAIN?: string;
+  /** The Access application's audience tag. */
+  ACCESS_AUD?: string;
+  /** `off`: with Access configured, the admin token no longer signs in to the console. */
+  ADMIN_TOKEN_SIGNIN?: string;
 }
 
 /** The secret values of the configuration: the logger and response scrubber never let them out. */
