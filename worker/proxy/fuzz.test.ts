@@ -182,6 +182,25 @@ describe('fuzz: /proxy and /admin', () => {
     );
   });
 
+  it('POST /console/signin: hostile bodies and headers (HTML answers)', { timeout }, async () => {
+    await run('POST /console/signin', fc.tuple(hostileBody(), fc.constantFrom('application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json', ''), fc.constantFrom(undefined, 'https://proxy.test', 'https://evil.test')), ([body, type, origin]) =>
+      proxyFetch('/console/signin', { method: 'POST', headers: { 'Content-Type': type, 'CF-Connecting-IP': '198.51.100.7', ...(origin ? { Origin: origin } : {}) }, body: body.bytes, redirect: 'manual' }),
+      { json: false },
+    );
+  });
+
+  it('GET /console/{usage,tasks,members}: hostile query strings with a session (HTML answers)', { timeout }, async () => {
+    const signin = await proxyFetch('/console/signin', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://proxy.test', 'CF-Connecting-IP': '198.51.100.8' }, body: new URLSearchParams({ token: adminHeaders().Authorization.slice('Bearer '.length) }).toString(), redirect: 'manual' });
+    const cookie = /arkbridge_console=[^;]+/.exec(signin.headers.get('set-cookie') ?? '')![0];
+    const pages = { usage: ['from', 'to'], tasks: ['member', 'status'], members: ['lang'] } as const;
+    await run(
+      'GET /console/*?<hostile query>',
+      fc.oneof(...Object.entries(pages).map(([page, names]) => hostileQuery(names, { from: ['2026-11-01'], to: ['2026-11-30'], status: ['completed'], lang: ['en', 'zh-CN'] }).map((q) => `/console/${page}?${q}`))),
+      (path) => proxyFetch(path, { headers: { Cookie: cookie }, redirect: 'manual' }),
+      { json: false },
+    );
+  });
+
   it('unknown paths under /proxy, /v1 and /admin', { timeout }, async () => {
     await run('<unknown paths>', fc.tuple(fc.constantFrom('/proxy/', '/v1/', '/admin/', '/'), hostileParam(['me', 'models', 'members'])), ([prefix, rest]) =>
       proxyFetch(`${prefix}${segment(rest)}`, { method: 'POST', headers: prefix === '/admin/' ? adminHeaders() : bearer(), body: '{}' }),

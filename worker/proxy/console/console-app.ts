@@ -76,8 +76,9 @@ consoleApp.post('/signin', async (c) => {
   const t = c.var.t;
   if (c.req.header('origin') !== new URL(c.req.url).origin) return signinPage(c, t('error.csrf'), 403);
   if (!tokenSigninAllowed(c.env)) return signinPage(c, t('signin.off'), 403);
-  const form = await c.req.parseBody();
-  const token = typeof form.token === 'string' ? form.token : '';
+  const form = await formFields(c);
+  if (!form) return signinPage(c, t('signin.failed'), 400);
+  const token = form.token ?? '';
   const ok = Boolean(c.env.ADMIN_TOKEN) && token.length > 0 && token.length <= 512 && sameSecret(token, c.env.ADMIN_TOKEN);
   const source = c.req.header('cf-connecting-ip') ?? c.req.header('x-real-ip') ?? 'local';
   const attempt = await directory(c.env).signinAttempt(source, ok);
@@ -113,13 +114,23 @@ consoleApp.use('*', async (c, next) => {
   return signinPage(c, undefined, 401);
 });
 
+/** A posted form's text fields, or null when the body is no form (a malformed multipart body throws). */
+async function formFields(c: C): Promise<Record<string, string> | null> {
+  try {
+    const body = await c.req.parseBody();
+    return Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  } catch {
+    return null;
+  }
+}
+
 /** A changing form: same origin, and the session's CSRF token. */
 async function formOf(c: C): Promise<Record<string, string> | null> {
   if (c.req.header('origin') !== new URL(c.req.url).origin) return null;
-  const body = await c.req.parseBody();
-  const csrf = typeof body._csrf === 'string' ? body._csrf : '';
-  if (!csrf || !sameSecret(csrf, c.var.signed.csrf)) return null;
-  return Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const body = await formFields(c);
+  const csrf = body?._csrf ?? '';
+  if (!body || !csrf || !sameSecret(csrf, c.var.signed.csrf)) return null;
+  return body;
 }
 
 const refused = (c: C) => render(c, c.var.t('error.title'), html`<p class="note note--bad" role="alert">${c.var.t('error.csrf')}</p>`, undefined, 403);
