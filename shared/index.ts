@@ -24,3 +24,5 @@ export * from './gateway/budgets';
 export * from './catalog/output-size';
 export * from './media/media-kinds';
 export * from './gateway/arkbridge-field';
+export * from './proxy-extras';
+export * from './gateway/admin-answers';

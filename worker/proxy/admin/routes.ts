@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
-import * as v from 'valibot';
-import { check, clip, parseJsonBytes, sentence, strictObjectMessage } from '../../../shared';
+import { describeRoute } from 'hono-openapi';
+import { addedMemberSchema, check, clip, memberAddSchema, memberListSchema, memberTokenSchema, parseJsonBytes, sentence } from '../../../shared';
 import type { ProxyEnv } from '../env';
 import { ledgerOf } from '../ledger/ledger-access';
+import { ADMIN, ADMIN_REFUSALS, empty, errors, INVALID_JSON, json, jsonBody, TOO_LARGE_JSON } from '../openapi/route-docs';
 import { adminAuth, type AdminVars } from './admin-auth';
 import { gatewayAdmin } from './gateway-routes';
 
@@ -10,32 +11,49 @@ import { gatewayAdmin } from './gateway-routes';
 export const admin = new Hono<{ Bindings: ProxyEnv; Variables: AdminVars }>();
 
 const directory = (env: ProxyEnv) => env.DIRECTORY.get(env.DIRECTORY.idFromName('directory'));
-const addSchema = v.strictObject(
-  { name: v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(100, 'must be at most 100 characters')) },
-  strictObjectMessage('is not a field of this call'),
-);
 
 admin.use('*', adminAuth);
 
-admin.post('/members', async (c) => {
+admin.post('/members', describeRoute({
+  summary: 'Add a member: the token is shown only in this answer',
+  tags: ['admin'],
+  security: ADMIN,
+  requestBody: jsonBody(memberAddSchema, '`name`: 1 to 100 characters (trimmed).'),
+  responses: { 201: json('The member and its token.', addedMemberSchema), ...errors({ 400: INVALID_JSON, ...ADMIN_REFUSALS, 413: TOO_LARGE_JSON }) },
+}), async (c) => {
   const parsed = parseJsonBytes(await c.req.arrayBuffer());
   if (!parsed.ok) return c.json({ error: { code: 'invalid_parameter', message: sentence(parsed.message), param: 'body' } }, 400);
-  const checked = check(addSchema, parsed.value);
+  const checked = check(memberAddSchema, parsed.value);
   if (!checked.ok) return c.json({ error: { code: 'invalid_parameter', message: sentence(checked.problem.message), param: checked.problem.field } }, 400);
   const added = await directory(c.env).add(checked.value.name);
   await ledgerOf(c.env).audit(c.get('actor'), 'member.add', added.id, { name: added.name });
   return c.json(added, 201);
 });
 
-admin.get('/members', async (c) => c.json({ members: await directory(c.env).list() }));
+admin.get('/members', describeRoute({
+  summary: 'Every member, revoked ones included',
+  tags: ['admin'],
+  security: ADMIN,
+  responses: { 200: json('The members.', memberListSchema), ...errors(ADMIN_REFUSALS) },
+}), async (c) => c.json({ members: await directory(c.env).list() }));
 
-admin.delete('/members/:id', async (c) => {
+admin.delete('/members/:id', describeRoute({
+  summary: 'Revoke a member: the token stops working at once',
+  tags: ['admin'],
+  security: ADMIN,
+  responses: { 204: empty('Revoked.'), ...errors({ ...ADMIN_REFUSALS, 404: '`member_not_found`: no such active member.' }) },
+}), async (c) => {
   const done = await directory(c.env).revoke(c.req.param('id'));
   if (done) await ledgerOf(c.env).audit(c.get('actor'), 'member.revoke', c.req.param('id'), {});
   return done ? c.body(null, 204) : c.json({ error: { code: 'member_not_found', message: `No active member ${clip(c.req.param('id'))} exists.` } }, 404);
 });
 
-admin.post('/members/:id/token', async (c) => {
+admin.post('/members/:id/token', describeRoute({
+  summary: 'A new token for a member: the old one stops working at once',
+  tags: ['admin'],
+  security: ADMIN,
+  responses: { 200: json('The new token.', memberTokenSchema), ...errors({ ...ADMIN_REFUSALS, 404: '`member_not_found`: no such active member.' }) },
+}), async (c) => {
   const token = await directory(c.env).rotate(c.req.param('id'));
   if (token) await ledgerOf(c.env).audit(c.get('actor'), 'member.rotate', c.req.param('id'), {});
   return token ? c.json({ id: c.req.param('id'), token }) : c.json({ error: { code: 'member_not_found', message: `No active member ${clip(c.req.param('id'))} exists.` } }, 404);

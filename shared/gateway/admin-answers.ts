@@ -1,0 +1,82 @@
+import * as v from 'valibot';
+import { PERIODS, storageUseSchema } from './budgets';
+import { priceTableSchema } from './prices';
+
+/**
+ * The answers of the gateway's admin routes (docs/proxy-api.md, "Budgets and reports"), as schemas:
+ * the proxy's OpenAPI document is generated from them. Their outputs match the interfaces of
+ * budgets.ts (checked in worker/proxy/openapi/answer-shapes.ts).
+ */
+
+const amount = v.pipe(v.number(), v.finite());
+const amountOrNull = v.pipe(v.nullable(amount), v.description('null when unlimited.'));
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const period = v.picklist(PERIODS);
+
+const budgetEntries = {
+  currency: v.string(),
+  period,
+  limit: amountOrNull,
+  spent: amount,
+  reserved: amount,
+  remaining: amountOrNull,
+};
+
+/** `GET`, `PUT /admin/budget`: the team's budget. */
+export const budgetStateSchema = v.pipe(v.object(budgetEntries), v.metadata({ ref: 'BudgetState' }));
+
+/** `GET`, `PUT /admin/members/{id}/budget`. */
+export const memberBudgetStateSchema = v.pipe(
+  v.object({ member: v.string(), ...budgetEntries, running: count, maxRunning: v.pipe(v.nullable(count), v.description('null when unlimited.')) }),
+  v.metadata({ ref: 'MemberBudgetState' }),
+);
+
+/** `GET`, `PUT`, `DELETE /admin/prices`: the team's table, and whether it is still the default. */
+export const storedPricesSchema = v.pipe(
+  v.object({ table: priceTableSchema, isDefault: v.boolean(), updatedAt: v.nullable(v.string()) }),
+  v.metadata({ ref: 'StoredPrices' }),
+);
+
+/** `GET /admin/usage` (JSON): one row per member, model and day (UTC), and storage per member. */
+export const usageReportSchema = v.object({
+  currency: v.string(),
+  from: v.string(),
+  to: v.string(),
+  rows: v.array(
+    v.object({
+      day: v.string(),
+      member: v.string(),
+      model: v.string(),
+      tasks: count,
+      completed: count,
+      failed: count,
+      seconds: v.number(),
+      cost: amount,
+      tokens: count,
+    }),
+  ),
+  storage: v.array(v.object({ member: v.string(), ...storageUseSchema.entries })),
+});
+
+/** `GET /admin/tasks`, newest first. */
+export const teamTaskListSchema = v.object({
+  tasks: v.array(
+    v.object({
+      id: v.string(),
+      member: v.string(),
+      model: v.string(),
+      status: v.pipe(v.string(), v.description('creating, queued, in_progress, unknown, completed, failed or expired.')),
+      cost: amount,
+      priced: v.boolean(),
+      createdAt: v.string(),
+      endedAt: v.nullable(v.string()),
+    }),
+  ),
+});
+
+/** `GET /admin/audit`, newest first. */
+export const auditListSchema = v.object({
+  entries: v.array(
+    v.object({ at: v.string(), actor: v.string(), action: v.string(), target: v.nullable(v.string()), detail: v.record(v.string(), v.unknown()) }),
+  ),
+});
