@@ -1,11 +1,13 @@
 /**
  * The popup before any connection, in English and in Simplified Chinese (the browser's language
- * decides; the Chinese strings are a chunk of their own, loaded before the first render).
+ * decides; the Chinese strings are a chunk of their own, loaded before the first render), and what
+ * its first paint loads: within 40 KB gzipped, the other views being chunks loaded on demand.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { buildExtension, REPO_ROOT } from './support/build-extension';
+import { bundleSize, describeBundle, gzipTotal, POPUP_FIRST_PAINT_BUDGET_GZIP } from './support/bundle-size';
 import { launchExtension, type LaunchedExtension } from './support/chromium';
 
 let browser: LaunchedExtension | undefined;
@@ -42,4 +44,14 @@ test('in a Simplified Chinese browser the popup speaks Chinese', async () => {
   expect(await page.getByRole('alert').innerText()).not.toContain('Connect Arkbridge');
   await page.screenshot({ path: join(screenshots, 'popup-smoke-zh-CN.png') });
   expect(errors).toEqual([]);
+});
+
+test("the popup loads at most 40 KB gzipped up front; the other tabs and an asset's detail on demand", async () => {
+  const size = bundleSize(await buildExtension(), 'popup.html');
+  console.info(describeBundle('popup.html', size));
+  expect(gzipTotal(size.initial)).toBeLessThanOrEqual(POPUP_FIRST_PAINT_BUDGET_GZIP);
+  const onDemand = size.lazy.map((f) => f.path);
+  for (const part of ['GenerateView', 'TasksView', 'PortraitView', 'AssetDetail', 'qrcode', 'zh-CN']) {
+    expect(onDemand.some((path) => path.startsWith(`chunks/${part}-`)), `${part} is a chunk loaded on demand`).toBe(true);
+  }
 });

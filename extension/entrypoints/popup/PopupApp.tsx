@@ -1,10 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { BudgetLine } from '@/entrypoints/popup/budget/BudgetLine';
-import { GenerateView } from '@/entrypoints/popup/generate/GenerateView';
+import { type Deferred, deferred, Later } from '@/entrypoints/popup/deferred';
 import { LibraryView } from '@/entrypoints/popup/library/LibraryView';
-import { PortraitView } from '@/entrypoints/popup/portrait/PortraitView';
-import { TasksView } from '@/entrypoints/popup/tasks/TasksView';
 import { type MessageKey, t } from '@/lib/i18n/translate';
 import { takeNextTab } from '@/lib/next-tab';
 import { useDb } from '@/lib/popup/use-db';
@@ -19,6 +17,14 @@ const TABS: { id: Tab; label: MessageKey }[] = [
   { id: 'portrait', label: 'app.tabs.portrait' },
 ];
 const TAB_KEY = 'arkbridge.popup.tab';
+
+// The Library tab is part of the first paint; the other views are chunks loaded when first shown
+// (or pointed at: a tab starts loading its view on hover or focus).
+const generateView = deferred(() => import('@/entrypoints/popup/generate/GenerateView'));
+const tasksView = deferred(() => import('@/entrypoints/popup/tasks/TasksView'));
+const portraitView = deferred(() => import('@/entrypoints/popup/portrait/PortraitView'));
+const VIEWS: Partial<Record<Tab, Deferred<unknown>>> = { generate: generateView, tasks: tasksView, portrait: portraitView };
+const preload = (id: Tab) => void VIEWS[id]?.load().catch(() => {});
 
 /** The popup: a connection line, then one of four views. */
 export function App() {
@@ -57,17 +63,17 @@ export function App() {
       <BudgetLine />
       <nav role="tablist" aria-label={t('app.title')}>
         {TABS.map(({ id, label }) => (
-          <button key={id} type="button" role="tab" id={`tab-${id}`} aria-selected={tab === id} aria-controls={`panel-${id}`} onClick={() => choose(id)}>
+          <button key={id} type="button" role="tab" id={`tab-${id}`} aria-selected={tab === id} aria-controls={`panel-${id}`} onClick={() => choose(id)} onPointerEnter={() => preload(id)} onFocus={() => preload(id)}>
             {t(label)}
           </button>
         ))}
       </nav>
       <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {/* Views arrive with their modules: library, generate, tasks, portrait. */}
+        {/* Library is here at once; the other views arrive with their chunks. */}
         {tab === 'library' && <LibraryView onUseInGenerate={() => choose('generate')} />}
-        {tab === 'generate' && <GenerateView onSubmitted={() => choose('tasks')} />}
-        {tab === 'tasks' && <TasksView />}
-        {tab === 'portrait' && <PortraitView />}
+        {tab === 'generate' && <Later part={generateView}>{({ GenerateView }) => <GenerateView onSubmitted={() => choose('tasks')} />}</Later>}
+        {tab === 'tasks' && <Later part={tasksView}>{({ TasksView }) => <TasksView />}</Later>}
+        {tab === 'portrait' && <Later part={portraitView}>{({ PortraitView }) => <PortraitView />}</Later>}
       </section>
     </main>
   );

@@ -21,6 +21,15 @@ export interface BundleSize {
 }
 
 const sum = (files: BundleFile[], key: 'bytes' | 'gzipBytes') => files.reduce((total, file) => total + file[key], 0);
+
+/**
+ * What the popup may load before its first screen (the Library tab, or the connect prompt), gzip:
+ * the other tabs and an asset's detail are chunks loaded on demand.
+ */
+export const POPUP_FIRST_PAINT_BUDGET_GZIP = 40 * 1024;
+
+/** The files' gzip bytes together. */
+export const gzipTotal = (files: BundleFile[]): number => sum(files, 'gzipBytes');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 /** Raw and gzip size of one file of the built extension. */

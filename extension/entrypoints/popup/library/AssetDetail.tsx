@@ -13,6 +13,10 @@ import { notConnected, type Problem, problemOf } from '@/lib/proxy/failure-messa
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import type { GroupRecord } from '@/lib/storage/records/group-record';
 
+// "Use in Generate" (in LibraryView) needs the Generate form's rules: they come in this chunk, not
+// in the Library's first paint.
+export { addAssetToDraft } from '@/lib/generate/generate-draft';
+
 interface AssetDetailProps {
   asset: AssetRecord;
   group: GroupRecord | undefined;

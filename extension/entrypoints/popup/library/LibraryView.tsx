@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useReducer, useRef } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
-import { AssetDetail } from '@/entrypoints/popup/library/AssetDetail';
+import { deferred, PartPending, useDeferred } from '@/entrypoints/popup/deferred';
 import { Confirm } from '@/entrypoints/popup/library/Confirm';
 import { GroupForm } from '@/entrypoints/popup/library/GroupForm';
 import { StatusChip, TypeBadge } from '@/entrypoints/popup/library/StatusChips';
@@ -15,7 +15,6 @@ import { connectedClient } from '@/lib/proxy/connected-client';
 import { describeFailure, notConnected, type Problem, problemOf } from '@/lib/proxy/failure-message';
 import '@/entrypoints/popup/library/library.css';
 import { initialLibraryView, type LibraryViewAction, libraryViewReducer, type Sync } from '@/entrypoints/popup/library/library-view-state';
-import { addAssetToDraft } from '@/lib/generate/generate-draft';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import type { GroupRecord } from '@/lib/storage/records/group-record';
@@ -23,6 +22,12 @@ import type { GroupRecord } from '@/lib/storage/records/group-record';
 export const ASSET_ROW_HEIGHT = 56;
 export const GROUP_ROW_HEIGHT = 48;
 export const LIST_HEIGHT = 300;
+
+/**
+ * An asset's detail (preview, readiness, rename, delete): a chunk loaded when one is opened, with
+ * what "Use in Generate" needs (the Generate form's rules).
+ */
+const assetDetail = deferred(() => import('@/entrypoints/popup/library/AssetDetail'));
 
 /**
  * The Library tab: groups, then the assets of one group (or, while searching or filtering, of all
@@ -87,6 +92,9 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
   const narrowed = isNarrowed(query);
   const shown = useMemo(() => (group || narrowed ? filterAssets(assets, query) : []), [assets, group?.id, search, status]);
   const opened = openId ? assets.find((a) => a.localId === openId) : undefined;
+  // Loaded here, not in a wrapper, so that this view renders again when it arrives and the focus
+  // moves to the asset's title.
+  const detail = useDeferred(assetDetail, opened !== undefined);
 
   if (!data) return <div class="library" aria-busy="true" />;
 
@@ -132,19 +140,23 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
     return (
       <div class="library">
         {statusLine}
-        <AssetDetail
-          key={opened.localId}
-          asset={opened}
-          group={groupsById.get(opened.groupId)}
-          onClose={() => go({ openId: null }, 'library-assets')}
-          onUse={
-            onUseInGenerate &&
-            (() => {
-              addAssetToDraft(opened);
-              onUseInGenerate();
-            })
-          }
-        />
+        {detail.module ? (
+          <detail.module.AssetDetail
+            key={opened.localId}
+            asset={opened}
+            group={groupsById.get(opened.groupId)}
+            onClose={() => go({ openId: null }, 'library-assets')}
+            onUse={
+              onUseInGenerate &&
+              (() => {
+                detail.module!.addAssetToDraft(opened);
+                onUseInGenerate();
+              })
+            }
+          />
+        ) : (
+          <PartPending failed={detail.failed} onRetry={detail.retry} />
+        )}
       </div>
     );
   }
