@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { Banner, type BannerTone } from '@/components/Banner';
 import { Field } from '@/components/Field';
 import { checkConnectInput, checkProxy, type ConnectFieldErrors, type ConnectInput, connectionFrom } from '@/lib/connect/connect-check';
+import { looksLikeLink, parseConnectLink } from '@/lib/connect/connect-link';
 import { requestHostAccess } from '@/lib/connect/host-access';
 import { originPattern } from '@/lib/connect/proxy-url-rules';
 import { t } from '@/lib/i18n/translate';
@@ -21,6 +22,8 @@ type Message = { tone: BannerTone; text: string };
 /**
  * Proxy URL and member token, "Test connection" (check only) and "Connect" (check and store).
  * Host access to exactly the proxy origin is requested from the click, never as a blanket permission.
+ * A connect link from the console (`<proxy>/connect#token=…`), pasted into its own field (or into
+ * the token field), fills in both; the link leaves its field once read, since it holds the token.
  */
 export function ConnectForm({ initialProxyUrl, initialToken, onConnected }: ConnectFormProps) {
   const [proxyUrl, setProxyUrl] = useState(initialProxyUrl);
@@ -30,21 +33,74 @@ export function ConnectForm({ initialProxyUrl, initialToken, onConnected }: Conn
   const [busy, setBusy] = useState<Busy>(null);
   const [result, setResult] = useState<Message | null>(null);
   const [accessNote, setAccessNote] = useState<string | null>(null);
+  const [link, setLink] = useState('');
+  const [linkNote, setLinkNote] = useState<string | null>(null);
+  const linkInput = useRef<HTMLInputElement>(null);
   const urlInput = useRef<HTMLInputElement>(null);
   const tokenInput = useRef<HTMLInputElement>(null);
+
+  /** Fills in the proxy URL and the token from a connect link read without fault. */
+  function applyLink(read: ConnectInput) {
+    setProxyUrl(read.proxyUrl);
+    setToken(read.token);
+    setLink('');
+    setErrors({});
+    setResult(null);
+    setLinkNote(t('options.link.filled', { url: read.proxyUrl }));
+  }
+
+  function onLinkInput(event: Event & { currentTarget: HTMLInputElement }) {
+    const value = event.currentTarget.value;
+    setLink(value);
+    setLinkNote(null);
+    const read = value.trim() ? parseConnectLink(value) : null;
+    if (read?.ok) return applyLink(read);
+    // A paste or a drop is judged at once; typing when leaving the field or on Connect (or as it
+    // mends an error already shown).
+    const pasted = 'inputType' in event && String(event.inputType).startsWith('insertFrom');
+    if (!read) setErrors(({ link: _cleared, ...rest }) => rest);
+    else if (pasted || errors.link) setErrors({ ...errors, link: read.message });
+  }
+
+  function onLinkChange() {
+    const read = link.trim() ? parseConnectLink(link) : null;
+    if (read && !read.ok) setErrors({ ...errors, link: read.message });
+  }
+
+  /** The token field takes a whole connect link too: it is read as one. */
+  function onTokenInput(value: string) {
+    if (looksLikeLink(value)) {
+      const read = parseConnectLink(value);
+      if (read.ok) return applyLink(read);
+    }
+    setToken(value);
+  }
 
   /** Runs in the click/submit handler itself: the permission prompt needs the user gesture. */
   function start(save: boolean) {
     if (busy) return;
     setResult(null);
     setAccessNote(null);
-    const checked = checkConnectInput(proxyUrl, token);
+    let fields: ConnectInput = { proxyUrl, token };
+    if (link.trim()) {
+      // A link still in its field could not be read: say why there, and send nothing.
+      const read = parseConnectLink(link);
+      if (!read.ok) {
+        setErrors({ link: read.message });
+        linkInput.current?.focus();
+        return;
+      }
+      applyLink(read);
+      fields = read;
+    }
+    const checked = checkConnectInput(fields.proxyUrl, fields.token);
     if (!checked.ok) {
       setErrors(checked.errors);
       (checked.errors.proxyUrl ? urlInput : tokenInput).current?.focus();
       return;
     }
     setErrors({});
+    setLinkNote(null);
     setProxyUrl(checked.value.proxyUrl);
     const access = requestHostAccess(checked.value.proxyUrl); // before any await
     setBusy(save ? 'connect' : 'test');
@@ -82,6 +138,26 @@ export function ConnectForm({ initialProxyUrl, initialToken, onConnected }: Conn
         start(true);
       }}
     >
+      <Field id="connect-link" label={t('options.link.label')} error={errors.link} hint={t('options.link.hint')}>
+        {(control) => (
+          <input
+            {...control}
+            ref={linkInput}
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            spellcheck={false}
+            value={link}
+            onInput={onLinkInput}
+            onChange={onLinkChange}
+          />
+        )}
+      </Field>
+      {linkNote && (
+        <Banner tone="success" id="link-note">
+          <p>{linkNote}</p>
+        </Banner>
+      )}
       <Field id="proxy-url" label={t('options.connect.proxyUrl')} error={errors.proxyUrl} hint={t('options.connect.proxyUrlHint')}>
         {(control) => (
           <input
@@ -106,7 +182,7 @@ export function ConnectForm({ initialProxyUrl, initialToken, onConnected }: Conn
               autoComplete="off"
               spellcheck={false}
               value={token}
-              onInput={(event) => setToken(event.currentTarget.value)}
+              onInput={(event) => onTokenInput(event.currentTarget.value)}
             />
             <button type="button" aria-controls="member-token" onClick={() => setShowToken(!showToken)}>
               {showToken ? t('options.connect.hide') : t('options.connect.show')}

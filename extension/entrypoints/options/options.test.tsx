@@ -1,4 +1,5 @@
 import { deleteDB } from 'idb';
+import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { button, byLabel, click, description, mount, select, text, type, unmount } from '@/components/dom-testing';
@@ -201,6 +202,78 @@ describe('options page: connect', () => {
   });
 });
 
+describe('options page: connect link', () => {
+  const LINK = `${PROXY}/connect#token=${encodeURIComponent(TOKEN)}`;
+
+  /** A paste into `control`, as the browser reports it (an input event of type insertFromPaste). */
+  function paste(control: HTMLInputElement, value: string) {
+    act(() => {
+      control.value = value;
+      control.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste', data: value }));
+    });
+  }
+
+  it('a pasted link fills in the proxy URL and the token, then Connect runs as usual', async () => {
+    globalThis.fetch = fakeProxy();
+    await openOptions();
+    type(byLabel('Proxy URL'), 'https://old.example.dev');
+    paste(byLabel('Connect link'), ` ${LINK} `);
+    expect(byLabel('Proxy URL').value).toBe(PROXY);
+    expect(byLabel('Member token').value).toBe(TOKEN);
+    // The link holds the token: it does not stay in plain sight.
+    expect(byLabel('Connect link').value).toBe('');
+    expect(document.querySelector('#link-note')?.textContent).toContain('Filled in from the connect link: proxy https://proxy.test');
+
+    click(button('Connect'));
+    expect(permissions.request).toHaveBeenCalledWith({ origins: ['https://proxy.test/*'] });
+    await vi.waitFor(() => expect(text()).toContain('Connected as Ada Lovelace'));
+    expect(await getConnection()).toEqual({ proxyUrl: PROXY, token: TOKEN, memberName: 'Ada Lovelace', needsReconnect: false });
+  });
+
+  it('a link pasted into the token field is read as one', async () => {
+    globalThis.fetch = fakeProxy();
+    await openOptions();
+    paste(byLabel('Member token'), LINK);
+    expect(byLabel('Member token').value).toBe(TOKEN);
+    expect(byLabel('Proxy URL').value).toBe(PROXY);
+    click(button('Test connection'));
+    await vi.waitFor(() => expect(text()).toContain('it belongs to Ada Lovelace'));
+  });
+
+  it('explains a malformed link in its field, and Connect sends nothing', async () => {
+    const fetch = (globalThis.fetch = fakeProxy());
+    await openOptions();
+    const link = byLabel('Connect link');
+    paste(link, `${PROXY}/connect#token=sk-123`);
+    expect(link.getAttribute('aria-invalid')).toBe('true');
+    expect(description(link)).toMatch(/^Connect link: the token in it does not look like an Arkbridge member token/);
+    expect(byLabel('Member token').value).toBe('');
+
+    type(link, 'http://ark.example.dev/connect#token=x');
+    expect(description(link)).toMatch(/^Connect link: must start with https:\/\//);
+    click(button('Connect'));
+    expect(document.activeElement).toBe(link);
+    expect(permissions.request).not.toHaveBeenCalled();
+    expect(fetch).not.toHaveBeenCalled();
+
+    // Mended, the error goes and the fields are filled.
+    type(link, LINK);
+    expect(link.getAttribute('aria-invalid')).toBeNull();
+    expect(byLabel('Member token').value).toBe(TOKEN);
+  });
+
+  it('typing is judged when leaving the field or on Connect, not at every key', async () => {
+    await openOptions();
+    const link = byLabel('Connect link');
+    type(link, 'https://proxy.te');
+    expect(link.getAttribute('aria-invalid')).toBeNull();
+    act(() => {
+      link.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    expect(description(link)).toMatch(/^Connect link: there is no member token after #token=/);
+  });
+});
+
 describe('options page: stored state', () => {
   const group = (over: Partial<GroupRecord> & { id: string }): GroupRecord => ({ name: over.id, description: '', type: 'AIGC', usedAt: 0, ...over });
 
@@ -290,6 +363,7 @@ describe('options page: Simplified Chinese', () => {
     expect(byLabel('成员令牌').value).toBe(TOKEN);
     expect(button('显示成员令牌')).toBeDefined();
     expect(button('测试连接')).toBeDefined();
+    expect(description(byLabel('连接链接'))).toContain('粘贴到这里');
     expect(button('断开连接')).toBeDefined();
     expect(byLabel<HTMLSelectElement>('默认分组').options[0]!.textContent).toMatch(/^自动：/);
 
@@ -301,5 +375,9 @@ describe('options page: Simplified Chinese', () => {
     click(button('连接'));
     expect(description(byLabel('代理服务地址'))).toMatch(/^代理服务地址：请输入完整地址/);
     expect(description(byLabel('成员令牌'))).toMatch(/^成员令牌：请粘贴/);
+
+    type(byLabel('连接链接'), 'https://proxy.test/connect');
+    click(button('连接'));
+    expect(description(byLabel('连接链接'))).toMatch(/^连接链接：#token= 之后没有成员令牌/);
   });
 });

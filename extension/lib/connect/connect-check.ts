@@ -10,6 +10,8 @@ export type ConnectInput = { proxyUrl: string; token: string };
 
 /** Field-level problems of the connect form (messages name the field). */
 export interface ConnectFieldErrors {
+  /** The connect link field (lib/connect/connect-link). */
+  link?: string;
   proxyUrl?: string;
   token?: string;
 }

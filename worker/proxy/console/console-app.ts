@@ -43,7 +43,8 @@ consoleApp.use('*', async (c, next) => {
   c.header('Content-Security-Policy', "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
   c.header('X-Frame-Options', 'DENY');
   c.header('X-Content-Type-Options', 'nosniff');
-  c.header('Referrer-Policy', 'no-referrer');
+  // Not no-referrer: under it browsers send `Origin: null` with a form's POST, which the same-origin check refuses.
+  c.header('Referrer-Policy', 'same-origin');
   c.header('Cache-Control', 'no-store');
 });
 
