@@ -1,6 +1,24 @@
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 
+/**
+ * Firefox only. What leaves the device goes to the team's own proxy: addresses of images, videos
+ * and audio the member picks on web pages (and a name from the element's alt or title, or the page
+ * title), prompts and reference URLs of generations, with the member's token (issued by that proxy,
+ * sent back only to it). Firefox's category for pictures, videos, links and text of websites is
+ * `websiteContent`; nothing is sent in the background about the pages visited (no history, no
+ * activity). Required, since adding to the library is what the extension is for. `npm test` lints
+ * the Firefox build (test/e2e/firefox-lint.test.ts).
+ */
+const FIREFOX_SETTINGS = {
+  gecko: {
+    id: 'arkbridge@arkbridge.dev',
+    strict_min_version: '140.0',
+    data_collection_permissions: { required: ['websiteContent'] },
+  },
+  gecko_android: { strict_min_version: '142.0' },
+};
+
 // The extension lives under extension/; WXT finds entrypoints in extension/entrypoints.
 export default defineConfig({
   srcDir: 'extension',
@@ -14,8 +32,9 @@ export default defineConfig({
     description: 'Add web images, videos and audio to your team asset library and turn them into AI video.',
     permissions: ['contextMenus', 'alarms', 'notifications', 'downloads', 'activeTab', 'scripting'],
     optional_host_permissions: ['http://*/*', 'https://*/*'],
-    // Firefox keeps an extension's storage (IndexedDB) only under a stable id.
-    ...(browser === 'firefox' ? { browser_specific_settings: { gecko: { id: 'arkbridge@arkbridge.dev', strict_min_version: '128.0' } } } : {}),
+    // Firefox keeps an extension's storage (IndexedDB) only under a stable id. Its data collection
+    // declaration (shown at install, docs/extension.md "Firefox") needs Firefox 140, on Android 142.
+    ...(browser === 'firefox' ? { browser_specific_settings: FIREFOX_SETTINGS } : {}),
   }),
   vite: () => ({ plugins: [preact()] }),
 });
