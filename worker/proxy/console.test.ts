@@ -61,6 +61,8 @@ describe('sign-in with the admin token', () => {
       expect(page.status, p).toBe(200);
       expect(page.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
       expect(page.headers.get('x-frame-options')).toBe('DENY');
+      // Not no-referrer: under it Chromium posts forms with `Origin: null`, which the same-origin check refuses.
+      expect(page.headers.get('referrer-policy')).toBe('same-origin');
       const text = await page.text();
       expect(text).not.toMatch(/<script|\sstyle=|\son\w+=/i);
     }

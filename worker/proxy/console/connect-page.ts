@@ -15,7 +15,7 @@ export function connectPage(c: Context) {
   c.header('Cache-Control', 'no-store');
   return c.html(html`<!doctype html>
 <html lang="${zh ? 'zh-CN' : 'en'}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Arkbridge</title><link rel="stylesheet" href="/console/console.css"></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Arkbridge</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/console/console.css"></head>
 <body><main id="main">
 ${zh
   ? html`<h1>连接 Arkbridge 扩展</h1><p>这是你团队的 Arkbridge 连接链接。打开 Arkbridge 扩展的设置页，把整条链接粘贴到“连接链接”中，然后点击“连接”。</p><p>请勿分享此链接：它包含你的成员令牌。</p>`

@@ -48,6 +48,7 @@ export function page(f: Frame, content: Html): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${f.title} · ${f.t('title')}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/console/console.css">
 </head>
 <body>
