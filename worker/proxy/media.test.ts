@@ -133,6 +133,75 @@ describe('uploads', () => {
     expect((await usage(owner)).storage.uploads).toBe(0);
   });
 
+  it('a body longer or shorter than its Content-Length is 400 naming the body; nothing is kept', async () => {
+    const m = await member();
+    const png = await fixture('sample.png');
+    const send = (length: number, chunks: Uint8Array[]) =>
+      appFetch('/proxy/uploads', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${m.token}`, 'Content-Type': 'image/png', 'Content-Length': String(length) },
+        body: new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(chunk);
+            controller.close();
+          },
+        }),
+        // @ts-expect-error: a streamed request body (fetch's duplex option)
+        duplex: 'half',
+      });
+    const halves = [png.subarray(0, 1000), png.subarray(1000)];
+    const longer = await send(png.length - 10, halves);
+    expect(longer.status).toBe(400);
+    expect(((await longer.json()) as any).error).toMatchObject({ code: 'invalid_parameter', param: 'body', message: `body: longer than its Content-Length (${png.length - 10} bytes).` });
+    const shorter = await send(png.length + 10, halves);
+    expect(shorter.status).toBe(400);
+    expect(((await shorter.json()) as any).error).toMatchObject({ code: 'invalid_parameter', param: 'body', message: `body: ${png.length} bytes arrived of the ${png.length + 10} its Content-Length announced.` });
+    const tiny = await send(100, [png.subarray(0, 8)]);
+    expect(tiny.status).toBe(400);
+    expect(((await tiny.json()) as any).error.message).toBe('body: 8 bytes arrived of the 100 its Content-Length announced.');
+    expect((await call(m, 'GET', '/proxy/uploads')).body.uploads).toEqual([]);
+    expect((await usage(m)).storage).toEqual({ uploads: 0, outputs: 0 });
+  });
+
+  it('a large upload streamed in many chunks is stored byte for byte, with the SHA-256 of all its bytes', async () => {
+    const m = await member();
+    const mp4 = await fixture('sample.mp4');
+    // 5 MB and a bit, no two blocks alike (a buffer written over too early would show), an MP4 at the front.
+    const bytes = new Uint8Array(5 * 1024 * 1024 + 5).map((_, i) => (i * 31 + (i >>> 11)) & 255);
+    bytes.set(mp4.subarray(0, 4096));
+    // A byte stream like a request body from the network, fed 64 KB at a time.
+    const { readable, writable } = new IdentityTransformStream();
+    const writer = writable.getWriter();
+    const feeding = (async () => {
+      for (let at = 0; at < bytes.length; at += 65_536) await writer.write(bytes.slice(at, at + 65_536));
+      await writer.close();
+    })();
+    const r = await appFetch('/proxy/uploads', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${m.token}`, 'Content-Type': 'video/mp4', 'Content-Length': String(bytes.length) },
+      body: readable,
+      // @ts-expect-error: a streamed request body (fetch's duplex option)
+      duplex: 'half',
+    });
+    await feeding;
+    const up = (await r.json()) as any;
+    expect(r.status).toBe(201);
+    expect(up).toMatchObject({ size: bytes.length, sha256: await sha256Hex(bytes) });
+    const stored = new Uint8Array(await (await get(up.url)).arrayBuffer());
+    expect(stored.length).toBe(bytes.length);
+    expect(await sha256Hex(stored)).toBe(await sha256Hex(bytes));
+  });
+
+  it('the sha256 in the answer is the SHA-256 of the bytes (awaited: a promise would match any value)', async () => {
+    const m = await member();
+    for (const [file, type] of [['sample.png', 'image/png'], ['sample.mp4', 'video/mp4']] as const) {
+      const bytes = await fixture(file);
+      const up = await upload(m, bytes, type);
+      expect(up.status).toBe(201);
+      expect(up.body.sha256).toBe(await sha256Hex(bytes));
+    }
+  });
+
   it('needs a valid member token', async () => {
     const r = await appFetch('/proxy/uploads', { method: 'POST', headers: { 'Content-Type': 'image/png' }, body: 'x' });
     expect(r.status).toBe(401);
