@@ -32,6 +32,16 @@ export default defineConfig({
     description: 'Add web images, videos and audio to your team asset library and turn them into AI video.',
     permissions: ['contextMenus', 'alarms', 'notifications', 'downloads', 'activeTab', 'scripting'],
     optional_host_permissions: ['http://*/*', 'https://*/*'],
+    // The keyboard save (lib/background/keyboard-save). Alt+Shift+S suits both browsers' rules for a
+    // suggested key (Chrome: Ctrl or Alt, never Ctrl+Alt, Shift optional; Firefox: a modifier other
+    // than Shift, at most one more, then a key); on macOS Alt is Option. The member can change it
+    // (chrome://extensions/shortcuts; Firefox's add-ons manager), and Chrome leaves it unset if taken.
+    commands: {
+      'save-to-last-group': {
+        suggested_key: { default: 'Alt+Shift+S' },
+        description: "Save the image, video or audio under the pointer (or the page's main image) to the last used group",
+      },
+    },
     // Firefox keeps an extension's storage (IndexedDB) only under a stable id. Its data collection
     // declaration (shown at install, docs/extension.md "Firefox") needs Firefox 140, on Android 142.
     ...(browser === 'firefox' ? { browser_specific_settings: FIREFOX_SETTINGS } : {}),

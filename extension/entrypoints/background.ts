@@ -1,5 +1,6 @@
 import { isExtensionMessage } from '@/lib/background-messages';
 import { ALARM, syncSoon } from '@/lib/background/background-sync';
+import { onCommand } from '@/lib/background/keyboard-save';
 import { addAsset, onMenuClick } from '@/lib/background/menu-click';
 import { onNotificationClick } from '@/lib/background/notification-click';
 import { refreshMenus } from '@/lib/background/refresh-menus';
@@ -17,6 +18,7 @@ export default defineBackground(() => {
   browser.runtime.onInstalled.addListener(() => void refreshMenus().then(syncSoon));
   browser.runtime.onStartup.addListener(() => void syncSoon());
   browser.contextMenus.onClicked.addListener((info, tab) => void onMenuClick(info, tab));
+  browser.commands.onCommand.addListener((command, tab) => void onCommand(command, tab));
   browser.notifications.onClicked.addListener((id) => void onNotificationClick(id));
   browser.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === ALARM) void syncSoon();
@@ -40,6 +42,6 @@ export default defineBackground(() => {
         return true;
     }
   });
-  // A test and debugging seam: the handlers the browser calls (native menus cannot be clicked in tests).
-  Object.assign(globalThis, { arkbridge: { onMenuClick, onNotificationClick, addAsset, syncSoon, refreshMenus } });
+  // A test and debugging seam: the handlers the browser calls (native menus and commands cannot be used in tests).
+  Object.assign(globalThis, { arkbridge: { onMenuClick, onCommand, onNotificationClick, addAsset, syncSoon, refreshMenus } });
 });

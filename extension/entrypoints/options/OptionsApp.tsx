@@ -3,6 +3,7 @@ import { Banner, type BannerTone } from '@/components/Banner';
 import { ConnectForm } from '@/entrypoints/options/ConnectForm';
 import { ConnectionState } from '@/entrypoints/options/ConnectionState';
 import { GroupsPanel } from '@/entrypoints/options/GroupsPanel';
+import { ShortcutsPanel } from '@/entrypoints/options/ShortcutsPanel';
 import { tellBackground } from '@/lib/background-messages';
 import { forgetConnection } from '@/lib/connect/connect-check';
 import { DEFAULT_PROXY_URL } from '@/lib/connect/default-proxy-url';
@@ -18,7 +19,7 @@ import { getConnection } from '@/lib/storage/stored-connection';
 
 type Note = { tone: BannerTone; text: string };
 
-/** The options page: connection to the team's proxy and the default group. */
+/** The options page: connection to the team's proxy, the default group and the keyboard shortcut. */
 export function App() {
   const [loaded, setLoaded] = useState(false);
   const [connection, setConnectionState] = useState<Connection | null>(null);
@@ -149,6 +150,7 @@ export function App() {
           onRefresh={() => void onRefresh()}
         />
       )}
+      <ShortcutsPanel groups={groups} />
     </main>
   );
 }

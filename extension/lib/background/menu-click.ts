@@ -16,6 +16,7 @@ import { connectedClient } from '@/lib/proxy/connected-client';
 import type { ActionResult } from '@/lib/proxy/failure-message';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { groupStore } from '@/lib/storage/group-store';
+import { lastUsedGroup } from '@/lib/storage/last-used-group';
 import { announceChange } from '@/lib/storage/store-changes';
 
 const KINDS: Record<string, AssetType> = { image: 'Image', video: 'Video', audio: 'Audio' };
@@ -65,19 +66,22 @@ export async function onMenuClick(info: Browser.contextMenus.OnClickData, tab?: 
     await notify('arkbridge-kind', t('notify.kind.title'), t('notify.kind.message'));
     return;
   }
-  const srcUrl = fromLink ? info.linkUrl : (info.srcUrl ?? info.linkUrl);
-  const probe = !fromLink && info.srcUrl ? await probeElement(tab?.id, info.frameId, info.srcUrl) : undefined;
-  // A relative srcset is relative to the document holding the element (a frame's, in a frame).
-  const url = pickSource(srcUrl, probe, info.frameUrl ?? info.pageUrl ?? '');
-  const verdict = checkMediaUrl(url, connected.connection.allowHttpMedia);
-  if (!verdict.ok) {
-    await notify('arkbridge-url', t('notify.url.title'), `${verdict.reason} ${verdict.advice}`);
-    return;
-  }
-  const name = chooseName({ alt: probe?.alt, title: probe?.title, url: verdict.url, pageTitle: tab?.title, kind: type });
+  const media = await itemToAdd(
+    {
+      type,
+      srcUrl: fromLink ? info.linkUrl : (info.srcUrl ?? info.linkUrl),
+      tab,
+      frameId: info.frameId,
+      probe: !fromLink && Boolean(info.srcUrl),
+      // A relative srcset is relative to the document holding the element (a frame's, in a frame).
+      documentUrl: info.frameUrl ?? info.pageUrl ?? '',
+    },
+    connected.connection.allowHttpMedia,
+  );
+  if (!media) return;
 
   if (item === MENU.newGroup) {
-    const params = new URLSearchParams({ url: verdict.url, name, type });
+    const params = new URLSearchParams({ url: media.url, name: media.name, type });
     await browser.windows.create({ url: browser.runtime.getURL(`/newgroup.html?${params}`), type: 'popup', width: 420, height: 460 });
     return;
   }
@@ -87,15 +91,49 @@ export async function onMenuClick(info: Browser.contextMenus.OnClickData, tab?: 
     if (!created.ok) return notify('arkbridge-group', t('notify.group.title'), created.problem.message);
     groupId = created.value;
   }
-  await addAsset({ groupId, url: verdict.url, name, type });
+  await addAsset({ groupId, ...media });
+}
+
+/** Media picked in a tab (a menu click, the keyboard save): what it is, its address, where it is shown. */
+export interface PickedMedia {
+  type: AssetType;
+  /** Its address as the browser reports it (the menu's srcUrl, the element's currentSrc). */
+  srcUrl: string | undefined;
+  tab?: Browser.tabs.Tab;
+  /** The frame showing it. */
+  frameId?: number;
+  /** Read the element's srcset, alt and title from the page (not for a link's target). */
+  probe: boolean;
+  /** The address of the document holding it: a relative srcset is relative to it. */
+  documentUrl: string;
 }
 
 /**
- * Adds an item to a group (from the menu or the new-group page). A duplicate is not created again;
- * the member is told, and the answer says so (the new-group page shows it).
+ * The item to add for picked media: its best source (the largest srcset candidate, else what the
+ * browser shows), checked, and a name. When it cannot be added, tells the member why (a
+ * notification) and answers null.
+ */
+export async function itemToAdd(picked: PickedMedia, allowHttp = false): Promise<Omit<AddItemRequest, 'groupId'> | null> {
+  const probe = picked.probe && picked.srcUrl ? await probeElement(picked.tab?.id, picked.frameId, picked.srcUrl) : undefined;
+  const url = pickSource(picked.srcUrl, probe, picked.documentUrl);
+  const verdict = checkMediaUrl(url, allowHttp);
+  if (!verdict.ok) {
+    await notify('arkbridge-url', t('notify.url.title'), `${verdict.reason} ${verdict.advice}`);
+    return null;
+  }
+  const name = chooseName({ alt: probe?.alt, title: probe?.title, url: verdict.url, pageTitle: picked.tab?.title, kind: picked.type });
+  return { url: verdict.url, name, type: picked.type };
+}
+
+/**
+ * Adds an item to a group (from the menu, the new-group page or the keyboard save) and remembers
+ * the group as the last used one. A duplicate is not created again; the member is told, and the
+ * answer says so (the new-group page shows it).
  */
 export async function addAsset(request: AddItemRequest): Promise<AddItemReply> {
   const outcome = await addToLibrary(request);
+  // The group the member chose, even for an item already there: the keyboard save's next target.
+  await lastUsedGroup.remember(request.groupId);
   if (outcome.kind === 'duplicate') {
     const group = await groupStore.get(request.groupId);
     const params = { name: outcome.record.name, group: group?.name ?? t('notify.duplicate.thisGroup') };

@@ -50,4 +50,12 @@ export const backgroundZhCN: Record<keyof typeof backgroundEn, string> = {
   'notify.portrait.title': '已创建真人分组：{name}',
   'notify.portrait.assets': '{count} 个采集素材。只有“可用”状态的素材能用于视频。',
   'notify.portrait.noAssets': '打开 Arkbridge 查看其素材。',
+  'notify.keyboard.saved.title': '已保存到 {group}',
+  'notify.keyboard.saved': '正在添加 {name}（{type}）。就绪后 Arkbridge 会通知你。',
+  'notify.keyboard.noGroup.title': '还没有可保存到的分组',
+  'notify.keyboard.noGroup': '请先从右键菜单选择一次分组：右键点击图片、视频或音频，选择“添加到素材库”和一个分组。之后快捷键会保存到该分组。',
+  'notify.keyboard.groupGone': '你上次保存到的分组已不存在。请从右键菜单重新选择一次分组：右键点击图片、视频或音频，选择“添加到素材库”。',
+  'notify.keyboard.nothing.title': '这里没有可保存的内容',
+  'notify.keyboard.nothing': '指针下没有图片、视频或音频，此页面也没有主图。请将指针移到媒体上，再按一次快捷键。',
+  'notify.keyboard.cannotRead': 'Arkbridge 无法读取此页面（浏览器自身的页面和扩展商店不对扩展开放）。',
 };

@@ -62,6 +62,18 @@ export const optionsEn = {
   'options.groups.refreshFailed': 'Could not refresh groups: {message}',
   'options.groups.defaultSet': 'Default group: {name}.',
   'options.groups.defaultAutomatic': 'Default group: automatic.',
+  // Keyboard shortcuts (options/ShortcutsPanel).
+  'options.shortcuts.heading': 'Keyboard shortcuts',
+  'options.shortcuts.save': 'Save to the last used group:',
+  'options.shortcuts.none': 'no shortcut set',
+  'options.shortcuts.unknown': 'this browser does not say which shortcut is set',
+  'options.shortcuts.saveHint': 'Saves the image, video or audio under the pointer, or else the page\'s main image (the largest image in view, or the one the page names for sharing), to the group you last saved to. A notification says what was saved where.',
+  'options.shortcuts.lastGroup': 'Last used group: {name}.',
+  'options.shortcuts.noLastGroup': 'No group used yet: pick one once from the right-click menu (“Add to asset library”), and the shortcut saves there from then on.',
+  'options.shortcuts.changeChrome': 'To set or change the shortcut, open chrome://extensions/shortcuts (Extensions, then Keyboard shortcuts).',
+  'options.shortcuts.changeFirefox': 'To set or change the shortcut, open the add-ons manager (about:addons), click the gear button, then “Manage Extension Shortcuts”.',
+  'options.shortcuts.change': 'Change shortcut',
+  'options.shortcuts.openFailed': 'Could not open the shortcut settings: {message}',
   // New-group page (entrypoints/newgroup).
   'newgroup.pageTitle': 'New group – Arkbridge',
   'newgroup.title': 'New group',

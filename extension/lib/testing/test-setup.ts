@@ -11,7 +11,8 @@ import { FakeProxy, PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';
 
 /**
  * Shared test plumbing: a fresh IndexedDB and fake browser per test, and mocks for the
- * extension APIs WXT's fake browser does not implement (context menus, scripting, options page).
+ * extension APIs WXT's fake browser does not implement (context menus, scripting, options page,
+ * commands).
  */
 
 export interface BrowserMocks {
@@ -20,6 +21,8 @@ export interface BrowserMocks {
   executeScript: ReturnType<typeof vi.fn>;
   openOptionsPage: ReturnType<typeof vi.fn>;
   notify: ReturnType<typeof vi.fn>;
+  /** `commands.getAll`: the manifest's save command with Alt+Shift+S, unless a test says otherwise. */
+  getCommands: ReturnType<typeof vi.fn>;
 }
 
 export async function resetState(): Promise<BrowserMocks> {
@@ -34,10 +37,12 @@ export async function resetState(): Promise<BrowserMocks> {
     executeScript: vi.fn(async () => [{ result: null }]),
     openOptionsPage: vi.fn(async () => {}),
     notify: vi.spyOn(fakeBrowser.notifications, 'create') as any,
+    getCommands: vi.fn(async () => [{ name: 'save-to-last-group', description: 'Save', shortcut: 'Alt+Shift+S' }]),
   };
   b.contextMenus = { removeAll: mocks.removeAll, create: mocks.create, onClicked: fakeEvent() };
   b.scripting = { executeScript: mocks.executeScript };
   b.runtime.openOptionsPage = mocks.openOptionsPage;
+  b.commands = { getAll: mocks.getCommands, onCommand: fakeEvent() };
   return mocks;
 }
 

@@ -77,6 +77,8 @@ export interface Settings {
   connection: Connection;
   /** The context menu's default group (group-store). */
   defaultGroupId: string;
+  /** The group the member last saved to, from any save (last-used-group): the keyboard save's target. */
+  lastGroupId: string;
   /** When a library refresh last started (library-refresh). */
   libraryRefreshedAt: number;
   /** The background's current polling delay (background-sync). */

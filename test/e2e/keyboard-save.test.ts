@@ -1,0 +1,190 @@
+/**
+ * The keyboard save end to end in Chromium: the built extension, connected to a proxy in front of
+ * the sandbox, saves what is under the pointer of a real page (Chromium's own `:hover`, layout and
+ * stacking) to the group last used from the context menu, with the context menu's rules (largest
+ * srcset candidate, alt as the name, the duplicate guard) and its queue; else the page's main
+ * image, else its og:image. The options page shows the shortcut.
+ *
+ * A native command cannot be pressed in headless Chromium, and it is the press that grants
+ * activeTab: the test calls the background's command handler through the service worker (as
+ * capture.test.ts calls the menu handler), on a copy of the build that declares host access to the
+ * test page's origin in place of that grant. The shipped manifest is unchanged.
+ */
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { AdminClient } from '../../scripts/lib/admin-client';
+import { startMediaServer, type MediaServer } from '../support/media-server';
+import { startProxy, startSandbox, TEST_PROXY_SECRETS, type Server as WorkerServer } from '../support/sandbox';
+import { axeViolations, describeViolations } from './support/axe';
+import { buildExtension } from './support/build-extension';
+import { launchExtension, type LaunchedExtension } from './support/chromium';
+import { clickMenu, connectThroughOptions, openExtensionPage, readStore, tabIdOf } from './support/extension';
+
+const GROUP_NAME = 'Keyboard test';
+
+interface AssetRow {
+  assetId?: string;
+  groupId: string;
+  name: string;
+  url: string;
+  type: 'Image' | 'Video' | 'Audio';
+  status: string;
+}
+
+interface NotificationCall {
+  id: string;
+  title: string;
+  message: string;
+}
+
+let media: MediaServer;
+let sandbox: WorkerServer | undefined;
+let proxy: WorkerServer | undefined;
+let browser: LaunchedExtension | undefined;
+let copyDir: string | undefined;
+let memberToken: string;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  media = await startMediaServer();
+  sandbox = await startSandbox({ SANDBOX_ASSET_SECONDS: '1' });
+  proxy = await startProxy(sandbox.url);
+  ({ token: memberToken } = await new AdminClient(proxy.url, TEST_PROXY_SECRETS.ADMIN_TOKEN).add('Keyboard tester'));
+  const built = await buildExtension({ WXT_DEFAULT_PROXY_URL: proxy.url });
+  // The build, with host access to the local test page standing in for the command's activeTab grant.
+  copyDir = await mkdtemp(join(tmpdir(), 'arkbridge-keyboard-'));
+  await cp(built, copyDir, { recursive: true });
+  const manifestPath = join(copyDir, 'manifest.json');
+  const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
+  expect(manifest.commands['save-to-last-group'].suggested_key).toEqual({ default: 'Alt+Shift+S' });
+  expect(manifest.host_permissions).toBeUndefined();
+  await writeFile(manifestPath, JSON.stringify({ ...manifest, host_permissions: [`${new URL(media.url).origin}/*`] }));
+  browser = await launchExtension(copyDir);
+});
+
+afterAll(async () => {
+  await browser?.close().catch(() => {});
+  await proxy?.stop().catch(() => {});
+  await sandbox?.stop().catch(() => {});
+  await media?.close().catch(() => {});
+  if (copyDir) await rm(copyDir, { recursive: true, force: true });
+});
+
+const sw = () => browser!.serviceWorker;
+const readAssets = () => readStore<AssetRow>(browser!, 'assets');
+const readNotifications = (): Promise<NotificationCall[]> =>
+  sw().evaluate(() => ((globalThis as unknown as { __arkbridgeNotes?: NotificationCall[] }).__arkbridgeNotes ?? []).slice());
+
+/** The keyboard command in tab `tabId`, as the browser delivers it (with the tab). */
+const press = (tabId: number) =>
+  sw().evaluate(async (id) => {
+    const scope = globalThis as unknown as {
+      chrome: { tabs: { get(id: number): Promise<unknown> } };
+      arkbridge: { onCommand(command: string, tab: unknown): Promise<void> };
+    };
+    await scope.arkbridge.onCommand('save-to-last-group', await scope.chrome.tabs.get(id));
+  }, tabId);
+
+test('the keyboard save puts what is under the pointer, else the main image, into the last used group', async () => {
+  // --- Connect; the options page shows the shortcut. ---
+  const options = await connectThroughOptions(browser!, proxy!.url, memberToken, pageErrors);
+  await expect.poll(() => options.locator('#save-shortcut').innerText()).toBe('Save to the last used group: Alt+Shift+S');
+  expect(await options.getByText('No group used yet').count()).toBe(1);
+
+  const created = await fetch(`${proxy!.url}/api/v3?Action=CreateAssetGroup&Version=2024-01-01`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${memberToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ Name: GROUP_NAME, Description: 'Created by the keyboard save e2e test.' }),
+  });
+  expect(created.status).toBe(200);
+  const groupId = ((await created.json()) as { Result: { Id: string } }).Result.Id;
+  await options.getByRole('button', { name: 'Refresh groups' }).click();
+  await expect.poll(() => options.locator('#groups-note').innerText(), { timeout: 30_000 }).toContain('1 group loaded.');
+
+  // --- The page, with a srcset on the image (2x: the JPEG), and a notification recorder. ---
+  const page = await browser!.context.newPage();
+  const pageUrl = `${media.url}/page/${encodeURIComponent(GROUP_NAME)}`;
+  await page.goto(pageUrl);
+  await page.locator('#audio').waitFor({ state: 'attached' });
+  await page.evaluate(() => document.getElementById('image')!.setAttribute('srcset', '/media/sample.png 1x, /media/sample.jpg 2x'));
+  const tabId = await tabIdOf(browser!, pageUrl);
+  expect(tabId).toBeGreaterThanOrEqual(0);
+  await sw().evaluate(() => {
+    const scope = globalThis as unknown as { __arkbridgeNotes?: NotificationCall[]; chrome: { notifications: { create(...args: unknown[]): unknown } } };
+    const notes: NotificationCall[] = (scope.__arkbridgeNotes = []);
+    const api = scope.chrome.notifications;
+    const original = api.create.bind(api);
+    api.create = (...args: unknown[]) => {
+      const [id, details] = typeof args[0] === 'string' ? [args[0], args[1]] : ['', args[0]];
+      const { title = '', message = '' } = (details ?? {}) as { title?: string; message?: string };
+      notes.push({ id, title, message });
+      return original(...args);
+    };
+  });
+  const pointAt = async (selector: string) => {
+    const box = (await page.locator(selector).boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  };
+
+  // --- No group used yet: nothing is read or saved. ---
+  await pointAt('#video');
+  await press(tabId);
+  expect((await readNotifications()).map((n) => n.title)).toEqual(['No group to save to yet']);
+  expect(await readAssets()).toEqual([]);
+
+  // --- A save from the context menu makes the group the last used one. ---
+  const audioUrl = `${media.url}/media/sample.mp3`;
+  await clickMenu(browser!, { menuItemId: `arkbridge-media/group:${groupId}`, mediaType: 'audio', srcUrl: audioUrl, pageUrl }, { id: tabId, title: GROUP_NAME });
+
+  // --- The video under the pointer. ---
+  await press(tabId);
+  // --- The image under a transparent overlay: its largest srcset candidate, named by its alt. ---
+  await page.evaluate(() => {
+    const box = document.getElementById('image')!.getBoundingClientRect();
+    const overlay = Object.assign(document.createElement('div'), { id: 'overlay' });
+    Object.assign(overlay.style, { position: 'absolute', left: `${box.left + scrollX}px`, top: `${box.top + scrollY}px`, width: `${box.width}px`, height: `${box.height}px`, zIndex: '10' });
+    document.body.append(overlay);
+  });
+  await pointAt('#overlay');
+  expect(await page.evaluate(() => [...document.querySelectorAll(':hover')].at(-1)?.id)).toBe('overlay');
+  await press(tabId);
+  // --- Nothing under the pointer: the main image, the same one, is not added twice. ---
+  await pointAt('h1');
+  await press(tabId);
+  // --- No image in view: the page's og:image. ---
+  await page.evaluate(() => {
+    for (const id of ['image', 'video', 'overlay']) document.getElementById(id)!.style.display = 'none';
+    document.head.append(Object.assign(document.createElement('meta'), { content: '/media/sample.png?shared=og' }));
+    document.head.lastElementChild!.setAttribute('property', 'og:image');
+  });
+  await press(tabId);
+
+  const expected = [
+    { url: audioUrl, type: 'Audio' },
+    { url: `${media.url}/media/sample.mp4`, type: 'Video' },
+    { url: `${media.url}/media/sample.jpg`, type: 'Image', name: 'Sample picture' },
+    { url: `${media.url}/media/sample.png?shared=og`, type: 'Image', name: 'sample' },
+  ];
+  const recorded = await readAssets();
+  expect(recorded.map((a) => a.url).sort()).toEqual(expected.map((e) => e.url).sort());
+  for (const item of expected) expect(recorded.find((a) => a.url === item.url), item.url).toMatchObject({ groupId, ...item });
+  expect((await readNotifications()).map((n) => n.title)).toEqual([
+    'No group to save to yet',
+    `Saved to ${GROUP_NAME}`,
+    `Saved to ${GROUP_NAME}`,
+    'Already in your library',
+    `Saved to ${GROUP_NAME}`,
+  ]);
+  // Through the queue: each is created once with the service (it has its asset id).
+  await expect.poll(async () => (await readAssets()).filter((a) => a.assetId).length, { timeout: 30_000 }).toBe(expected.length);
+
+  // --- The options page names the last used group. ---
+  await options.reload();
+  await expect.poll(() => options.getByText(`Last used group: ${GROUP_NAME}.`).count(), { timeout: 10_000 }).toBe(1);
+  const violations = await axeViolations(options);
+  expect(violations, `options page:\n${describeViolations(violations)}`).toEqual([]);
+  expect(pageErrors).toEqual([]);
+  await Promise.all([page.close(), options.close()]);
+});
