@@ -50,7 +50,7 @@ const MB = 1024 * 1024;
 const UPLOAD_BYTES = 50 * MB;
 /** Proxy uploads at once, after the others: memory grows by far less than 50 MB for each if the bodies stream. */
 const CONCURRENT_UPLOADS = 3;
-const GOAL = { addedP50: 3, addedP99: 8, signingRatio: 2, reservationP50: 2, uploadRiseMB: 25 };
+const GOAL = { addedP50: 3, addedP99: 8, signingRatio: 2, reservationP50: 2, uploadRiseMB: 25, uploadShareMB: 10 };
 const VIDEO_MODEL = 'doubao-seedance-2-0-260128';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -594,9 +594,12 @@ console.table({
 console.log(`At rest afterwards: ${mb(up.after)}. Section: ${up.elapsed.toFixed(0)} s.`);
 const firstRise = rise(up.proxy) / MB;
 const perExtra = (up.atOnce.peak - up.atOnce.before) / MB / (CONCURRENT_UPLOADS - 1);
+// Locally, Miniflare's R2 runs inside the same workerd and costs its own memory (the direct write
+// shows how much); on Cloudflare, R2 is outside the Worker. So the proxy is judged by its share.
+const share = firstRise - rise(up.direct) / MB;
 console.log(
-  `Goal: the first 50 MB upload raises workerd by < ${GOAL.uploadRiseMB} MB: ${firstRise.toFixed(1)} MB ${verdict(firstRise < GOAL.uploadRiseMB)} ` +
-    `(the direct R2 write alone: ${(rise(up.direct) / MB).toFixed(1)} MB; proxy − direct: ${(firstRise - rise(up.direct) / MB).toFixed(1)} MB).`,
+  `Goal: the proxy's share of the first 50 MB upload (its rise − the direct R2 write's) < ${GOAL.uploadShareMB} MB: ${share.toFixed(1)} MB ${verdict(share < GOAL.uploadShareMB)} ` +
+    `(raw rise ${firstRise.toFixed(1)} MB, of which the local R2 ${(rise(up.direct) / MB).toFixed(1)} MB; raw < ${GOAL.uploadRiseMB} MB: ${verdict(firstRise < GOAL.uploadRiseMB)}).`,
 );
 console.log(
   `Streaming: each upload in flight beyond the first adds ${perExtra.toFixed(1)} MB (a proxy holding its bodies would add ≥ 50): < ${GOAL.uploadRiseMB} MB ${verdict(perExtra < GOAL.uploadRiseMB)}.`,

@@ -30,7 +30,7 @@ describe('uploads', () => {
     const png = await fixture('sample.png');
     const up = await upload(m, png, 'image/png', '?name=kite.png');
     expect(up.status).toBe(201);
-    expect(up.body).toMatchObject({ id: expect.stringMatching(new RegExp(`^u-${m.id}-[0-9a-f]{24}$`)), size: png.length, contentType: 'image/png', sha256: sha256Hex(png), name: 'kite.png' });
+    expect(up.body).toMatchObject({ id: expect.stringMatching(new RegExp(`^u-${m.id}-[0-9a-f]{24}$`)), size: png.length, contentType: 'image/png', sha256: await sha256Hex(png), name: 'kite.png' });
     expect(up.body.url).toMatch(/^https:\/\/proxy\.test\/media\/u-m[0-9a-f]{16}-[0-9a-f]{24}\?expires=\d+&sig=[0-9a-f]{64}$/);
     expect(up.body.expiresAt).toBeGreaterThan(Date.now() / 1000 + 86_000);
     const r = await get(up.body.url);
