@@ -9,7 +9,7 @@ import { pickLanguage } from './console-i18n';
  */
 export function connectPage(c: Context) {
   const zh = pickLanguage(c.req.query('lang'), undefined, c.req.header('accept-language')) === 'zh-CN';
-  c.header('Content-Security-Policy', "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+  c.header('Content-Security-Policy', "default-src 'none'; style-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
   c.header('X-Frame-Options', 'DENY');
   c.header('Referrer-Policy', 'no-referrer');
   c.header('Cache-Control', 'no-store');
