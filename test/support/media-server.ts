@@ -9,6 +9,12 @@
  * - `/slow/<ms>/<file>`      the fixture after waiting `ms` milliseconds (at most 60 s) before any header;
  * - `/page/<title>`          an HTML page titled <title> showing sample.png (#image), sample.mp4
  *                            (#video) and sample.mp3 (#audio): a web page to capture from.
+ * - `/capture-page/<title>`  a page that signs the visitor in (sets the cookie `/private/` wants) and
+ *                            shows what the service cannot fetch: a `data:` image (#data-image), a
+ *                            `blob:` image (#blob-image), a cookie-protected image (#private-image),
+ *                            sample.jpg (#http-image), sample.mp4 (#video) and an 8 MB `blob:` video
+ *                            (#big-video); `<html data-ready>` once the blobs are made.
+ * - `/private/<file>`        the fixture, only with the cookie `arkbridge_member=1` (else 403).
  * - `GET /cdn-cgi/access/certs`  a Cloudflare Access key set (JWKS) for tests of Access sign-in;
  *                            `POST /access/sign` `{"claims":{...},"key":"team"|"other","expiresIn":"1h"}`
  *                            answers a JWT signed RS256 with the team key (in the set) or another key.
@@ -40,6 +46,8 @@ export const MEDIA_CONTENT_TYPES: Readonly<Record<string, string>> = {
 };
 
 const MAX_DELAY_MS = 60_000;
+/** The cookie `/capture-page/` sets and `/private/` wants. */
+const MEMBER_COOKIE = 'arkbridge_member=1';
 
 export interface MediaServer {
   /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
@@ -128,6 +136,14 @@ export async function startMediaServer(port = 0): Promise<MediaServer> {
         return send(res, code, 'text/plain; charset=utf-8', Buffer.from(`status ${code}`));
       }
     }
+    if (route === 'capture-page' && rest.length === 1) {
+      res.setHeader('Set-Cookie', `${MEMBER_COOKIE}; Path=/; HttpOnly; SameSite=Lax`);
+      return send(res, 200, 'text/html; charset=utf-8', Buffer.from(capturePage(rest[0]!)), req.method === 'HEAD');
+    }
+    if (route === 'private' && rest.length === 1) {
+      const signedIn = (req.headers.cookie ?? '').split(/;\s*/).includes(MEMBER_COOKIE);
+      return signedIn ? sendFile(req, res, rest[0]!) : send(res, 403, 'text/plain; charset=utf-8', Buffer.from('sign in first'));
+    }
     if (route === 'page' && rest.length === 1) {
       return send(res, 200, 'text/html; charset=utf-8', Buffer.from(galleryPage(rest[0]!)), req.method === 'HEAD');
     }
@@ -176,6 +192,36 @@ export async function startMediaServer(port = 0): Promise<MediaServer> {
   <img id="image" src="/media/sample.png" alt="Sample picture" width="160">
   <video id="video" src="/media/sample.mp4" controls muted width="320"></video>
   <audio id="audio" src="/media/sample.mp3" controls></audio>
+</body>
+</html>`;
+  }
+
+  function capturePage(title: string): string {
+    const text = title.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+    const png = files.get('sample.png')!.toString('base64');
+    return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>${text}</title></head>
+<body>
+  <h1>${text}</h1>
+  <img id="data-image" src="data:image/png;base64,${png}" alt="Embedded picture" width="80">
+  <img id="blob-image" alt="Drawn picture" width="80">
+  <img id="private-image" src="/private/sample.png" alt="Members picture" width="80">
+  <img id="http-image" src="/media/sample.jpg" alt="Plain picture" width="80">
+  <video id="video" src="/media/sample.mp4" muted width="160"></video>
+  <video id="big-video" muted width="160"></video>
+  <script>
+    (async () => {
+      const jpeg = await (await fetch('/media/sample.jpg')).blob();
+      document.getElementById('blob-image').src = URL.createObjectURL(jpeg);
+      // 8 MB: an MP4's bytes padded with zeros (the proxy checks the first bytes, the sandbox the type and size).
+      const mp4 = await (await fetch('/media/sample.mp4')).arrayBuffer();
+      const big = new Uint8Array(8 * 1024 * 1024);
+      big.set(new Uint8Array(mp4));
+      document.getElementById('big-video').src = URL.createObjectURL(new Blob([big], { type: 'video/mp4' }));
+      document.documentElement.dataset.ready = '1';
+    })();
+  </script>
 </body>
 </html>`;
   }

@@ -1,14 +1,15 @@
 import { browser, type Browser } from 'wxt/browser';
 import type { AssetType } from '@@/shared';
-import type { AddItemReply, AddItemRequest } from '@/lib/background-messages';
+import type { AddItemReply } from '@/lib/background-messages';
 import { resetBackoff, syncSoon } from '@/lib/background/background-sync';
 import { groupOfItem, itemOf, MENU } from '@/lib/background/context-menu';
 import { probeElement } from '@/lib/background/probe-element';
 import { refreshMenus } from '@/lib/background/refresh-menus';
-import { addToLibrary } from '@/lib/capture/add-to-library';
+import { type AddRequest, addToLibrary } from '@/lib/capture/add-to-library';
+import { nameSourceOf, planCapture } from '@/lib/capture/capture-plan';
+import { stageUpload, type UploadItem, uploadToGroup } from '@/lib/capture/capture-upload';
 import { chooseName } from '@/lib/capture/choose-name';
 import { pickSource } from '@/lib/capture/pick-source';
-import { checkMediaUrl } from '@/lib/capture/url-rules';
 import { t } from '@/lib/i18n/translate';
 import { createGroup } from '@/lib/library/group-actions';
 import { notify } from '@/lib/notify';
@@ -81,7 +82,10 @@ export async function onMenuClick(info: Browser.contextMenus.OnClickData, tab?: 
   if (!media) return;
 
   if (item === MENU.newGroup) {
-    const params = new URLSearchParams({ url: media.url, name: media.name, type });
+    // An upload is read now, while the page is there; the new-group page adds it by its address.
+    const staged = media.upload ? await stageUpload(media.upload) : null;
+    if (staged && !staged.ok) return; // stageUpload said why
+    const params = new URLSearchParams({ url: staged?.source ?? media.url, name: media.name, type: staged?.type ?? type });
     await browser.windows.create({ url: browser.runtime.getURL(`/newgroup.html?${params}`), type: 'popup', width: 420, height: 460 });
     return;
   }
@@ -108,21 +112,29 @@ export interface PickedMedia {
   documentUrl: string;
 }
 
+/** An item to add: linked (`capture`), or read from the page and uploaded (`upload`). */
+export type ItemToAdd = Omit<AddRequest, 'groupId'> & { upload?: UploadItem };
+
 /**
  * The item to add for picked media: its best source (the largest srcset candidate, else what the
- * browser shows), checked, and a name. When it cannot be added, tells the member why (a
- * notification) and answers null.
+ * browser shows), how it reaches the library (capture-plan: linked, or read in the page and
+ * uploaded), and a name. When it cannot be added, tells the member why (a notification) and
+ * answers null.
  */
-export async function itemToAdd(picked: PickedMedia, allowHttp = false): Promise<Omit<AddItemRequest, 'groupId'> | null> {
+export async function itemToAdd(picked: PickedMedia, allowHttp = false): Promise<ItemToAdd | null> {
   const probe = picked.probe && picked.srcUrl ? await probeElement(picked.tab?.id, picked.frameId, picked.srcUrl) : undefined;
   const url = pickSource(picked.srcUrl, probe, picked.documentUrl);
-  const verdict = checkMediaUrl(url, allowHttp);
-  if (!verdict.ok) {
-    await notify('arkbridge-url', t('notify.url.title'), `${verdict.reason} ${verdict.advice}`);
+  // The page is read (checked without cookies, or read with them) in the frame showing the media.
+  const tabId = picked.tab?.id;
+  const target = tabId !== undefined && tabId >= 0 ? { tabId, frameId: picked.frameId } : undefined;
+  const plan = await planCapture(url, allowHttp, target);
+  if (plan.how === 'refuse') {
+    await notify('arkbridge-url', t('notify.url.title'), `${plan.reason} ${plan.advice}`);
     return null;
   }
-  const name = chooseName({ alt: probe?.alt, title: probe?.title, url: verdict.url, pageTitle: picked.tab?.title, kind: picked.type });
-  return { url: verdict.url, name, type: picked.type };
+  const name = chooseName({ alt: probe?.alt, title: probe?.title, url: nameSourceOf(plan), pageTitle: picked.tab?.title, kind: picked.type });
+  if (plan.how === 'upload') return { url: plan.url, name, type: picked.type, upload: { url: plan.url, reason: plan.reason, name, type: picked.type, target } };
+  return { url: plan.url, name, type: picked.type, capture: { how: 'link' } };
 }
 
 /**
@@ -130,7 +142,16 @@ export async function itemToAdd(picked: PickedMedia, allowHttp = false): Promise
  * the group as the last used one. A duplicate is not created again; the member is told, and the
  * answer says so (the new-group page shows it).
  */
-export async function addAsset(request: AddItemRequest): Promise<AddItemReply> {
+export async function addAsset({ upload, ...request }: AddRequest & { upload?: UploadItem }): Promise<AddItemReply> {
+  if (upload) {
+    // Read from the page and checked first; recorded (as queueAsset does) once reading starts.
+    return uploadToGroup(request.groupId, upload, queueAsset);
+  }
+  return queueAsset(request);
+}
+
+/** Records and queues an item (addToLibrary), remembering the group; a duplicate is told and answered. */
+async function queueAsset(request: AddRequest): Promise<AddItemReply> {
   const outcome = await addToLibrary(request);
   // The group the member chose, even for an item already there: the keyboard save's next target.
   await lastUsedGroup.remember(request.groupId);

@@ -1,8 +1,10 @@
 import type { AssetType } from '@@/shared';
+import { uploadBytes } from '@/lib/capture/upload-bytes';
 import { newIdempotencyKey } from '@/lib/proxy/idempotency-keys';
 import { assetStore } from '@/lib/storage/asset-store';
 import { newLocalId } from '@/lib/storage/database';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
+import type { CaptureState } from '@/lib/storage/records/capture-state';
 
 export type AddOutcome =
   | { kind: 'queued'; record: AssetRecord }
@@ -14,6 +16,15 @@ export interface AddRequest {
   url: string;
   name: string;
   type: AssetType;
+  /**
+   * How the media reaches the library. Absent: an item read before its group existed (staged in
+   * upload-bytes under `url`) is uploaded, anything else linked.
+   */
+  capture?: CaptureState;
+  /** The record's local id, when chosen beforehand (the key of its bytes). */
+  localId?: string;
+  /** The create waits until then (an upload whose bytes are still being read); default: at once. */
+  notBefore?: number;
 }
 
 /**
@@ -23,18 +34,29 @@ export interface AddRequest {
  * while Processing).
  */
 export async function addToLibrary(request: AddRequest, now = Date.now()): Promise<AddOutcome> {
+  let { capture, type } = request;
+  let staged: string | undefined;
+  if (!capture) {
+    const entry = await uploadBytes.staged(request.url, now).catch(() => undefined);
+    if (entry?.staged) {
+      ({ capture, type } = entry.staged);
+      staged = entry.key;
+    }
+  }
   const record: AssetRecord = {
-    localId: newLocalId(),
+    localId: request.localId ?? newLocalId(),
     groupId: request.groupId,
     name: request.name,
     url: request.url,
-    type: request.type,
+    type,
     status: 'Queued',
     idempotencyKey: newIdempotencyKey(),
     notified: false,
+    capture: capture ?? { how: 'link' },
     createdAt: now,
     updatedAt: now,
   };
-  const live = await assetStore.addQueued(record);
+  const live = await assetStore.addQueued(record, request.notBefore ?? now);
+  if (live && staged) await uploadBytes.remove(staged).catch(() => {});
   return live ? { kind: 'duplicate', record: live } : { kind: 'queued', record };
 }

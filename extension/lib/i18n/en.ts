@@ -1,4 +1,5 @@
 import { backgroundEn } from '@/lib/i18n/background.en';
+import { captureEn } from '@/lib/i18n/capture.en';
 import { optionsEn } from '@/lib/i18n/options.en';
 
 /** English strings of the popup. Keys are grouped by screen; `{name}` marks a parameter. */
@@ -325,6 +326,6 @@ const popupEn = {
 } as const;
 
 /** Every English string: the popup's, the options and new-group pages', the background's. */
-export const en = { ...popupEn, ...optionsEn, ...backgroundEn } as const;
+export const en = { ...popupEn, ...optionsEn, ...backgroundEn, ...captureEn } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,4 +1,5 @@
 import { backgroundZhCN } from '@/lib/i18n/background.zh-CN';
+import { captureZhCN } from '@/lib/i18n/capture.zh-CN';
 import type { MessageKey } from '@/lib/i18n/en';
 import { optionsZhCN } from '@/lib/i18n/options.zh-CN';
 
@@ -326,4 +327,4 @@ const popupZhCN = {
 };
 
 /** 简体中文. Every English key must be present (the type checks it). */
-export const zhCN: Record<MessageKey, string> = { ...popupZhCN, ...optionsZhCN, ...backgroundZhCN };
+export const zhCN: Record<MessageKey, string> = { ...popupZhCN, ...optionsZhCN, ...backgroundZhCN, ...captureZhCN };

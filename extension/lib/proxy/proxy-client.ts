@@ -124,6 +124,12 @@ export class ProxyClient {
     return usage;
   }
   capabilities = () => this.#request<{ models: ModelSpec[]; media: { allowHttp: boolean } }>('GET', '/proxy/capabilities');
+  /**
+   * A request with the member token, its answer as it came (a network failure thrown as is): for
+   * calls with bodies of their own, the media store's uploads (upload-client), which the popup never loads.
+   */
+  send = (path: string, init: RequestInit): Promise<Response> =>
+    this.fetchImpl(`${this.connection.proxyUrl}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), Authorization: `Bearer ${this.connection.token}` } });
   recordConsent = (rulesVersion: string) =>
     this.#request<{ scope: string; rulesVersion: string; acceptedAt: string }>('POST', '/proxy/consents', { scope: 'portrait', rulesVersion });
 }

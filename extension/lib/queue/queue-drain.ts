@@ -1,3 +1,4 @@
+import { readyToCreate, releaseBytes, sweepBytes } from '@/lib/capture/upload-step';
 import { ApiError, type ApiFailure } from '@/lib/proxy/api-failure';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { backoffMs } from '@/lib/queue/queue-backoff';
@@ -39,6 +40,7 @@ export async function drainQueue(client: ProxyClient, now: () => number = Date.n
     }
   }
   result.nextAt = await queueStore.nextAt();
+  await sweepBytes(now()).catch(() => {});
   return result;
 }
 
@@ -46,12 +48,15 @@ export async function drainQueue(client: ProxyClient, now: () => number = Date.n
 async function createAsset(client: ProxyClient, op: QueuedOperation, now: () => number): Promise<boolean> {
   const record = await assetStore.get(op.localId);
   if (!record || record.status !== 'Queued') return false; // deleted or already created meanwhile
+  // An upload is sent first; its signed address becomes the URL (capture/upload-step).
+  const ready = await readyToCreate(client, record, now);
   const { Id } = await client.library(
     'CreateAsset',
-    { GroupId: record.groupId, AssetType: record.type, Name: record.name, URL: record.url },
-    { idempotencyKey: record.idempotencyKey },
+    { GroupId: ready.groupId, AssetType: ready.type, Name: ready.name, URL: ready.url },
+    { idempotencyKey: ready.idempotencyKey },
   );
-  await assetStore.put({ ...record, assetId: Id, status: 'Processing', updatedAt: now() });
+  await assetStore.put({ ...ready, assetId: Id, status: 'Processing', updatedAt: now() });
+  await releaseBytes(ready);
   return true;
 }
 
@@ -60,6 +65,7 @@ async function settleFailure(op: QueuedOperation, failure: ApiFailure, now: numb
   if (failure.kind === 'rejected') {
     const record = await assetStore.get(op.localId);
     if (record) await assetStore.put({ ...record, status: 'Failed', error: failure.message, updatedAt: now });
+    await releaseBytes(record);
     await queueStore.remove(op.key!);
     return 'failed';
   }

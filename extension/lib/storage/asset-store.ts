@@ -42,20 +42,27 @@ export const assetStore = {
   /**
    * Adds a record to create and queues its create, in one transaction, unless a record of the same
    * URL in the same group is on its way or usable (not Failed): then nothing is written and that
-   * record is answered. The group counts as just used.
+   * record is answered. An uploaded item counts by the page's address it came from (its URL becomes
+   * the proxy's address once uploaded). The group counts as just used. The create runs from
+   * `notBefore` (default: at once; later while the bytes of an upload are still being read).
    */
-  async addQueued(record: AssetRecord): Promise<AssetRecord | null> {
+  async addQueued(record: AssetRecord, notBefore = record.createdAt): Promise<AssetRecord | null> {
     const tx = (await db()).transaction(['assets', 'queue', 'groups'], 'readwrite');
     // A failing write rejects below and aborts the whole transaction; do not leave tx.done unhandled.
     tx.done.catch(() => {});
-    const existing = await tx.objectStore('assets').index('byUrlGroup').getAll([record.url, record.groupId]);
-    const live = existing.find((a) => a.status !== 'Failed');
+    const source = record.capture?.how === 'upload' ? record.capture.source : record.url;
+    const existing = await tx.objectStore('assets').index('byUrlGroup').getAll([source, record.groupId]);
+    let live = existing.find((a) => a.status !== 'Failed');
+    // Uploads, whose source is kept apart from their URL, are only found among the group's records.
+    live ??= (await tx.objectStore('assets').index('byGroup').getAll(record.groupId)).find(
+      (a) => a.status !== 'Failed' && a.capture?.how === 'upload' && a.capture.source === source,
+    );
     if (live) {
       await tx.done;
       return live;
     }
     await tx.objectStore('assets').add(record);
-    await tx.objectStore('queue').add({ kind: 'createAsset', localId: record.localId, attempts: 0, notBefore: record.createdAt });
+    await tx.objectStore('queue').add({ kind: 'createAsset', localId: record.localId, attempts: 0, notBefore });
     const group = await tx.objectStore('groups').get(record.groupId);
     if (group) await tx.objectStore('groups').put({ ...group, usedAt: record.createdAt });
     await tx.done;

@@ -25,4 +25,9 @@ export const queueStore = {
   async remove(key: number): Promise<void> {
     await (await db()).delete('queue', key);
   },
+
+  /** The queued operation of a record, if any. */
+  async ofRecord(localId: string): Promise<QueuedOperation | undefined> {
+    return (await db()).getFromIndex('queue', 'byLocalId', localId);
+  },
 };

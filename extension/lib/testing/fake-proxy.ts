@@ -1,20 +1,25 @@
-import type { AssetListItem, AssetStatus, TaskStatus, UsageView } from '@@/shared';
+import { type AssetListItem, type AssetStatus, bytesProblem, checkDeclared, SNIFF_BYTES, type TaskStatus, type UsageView } from '@@/shared';
 import type { ProxiedVideoTask } from '@/lib/proxy/task-annotation';
 
 /**
  * A small in-memory imitation of the Arkbridge proxy for extension tests: the `/api/v3`
  * CreateAssetGroup, CreateAsset, ListAssets (and GetAsset, which the extension must never call)
- * and the `/v1` video task endpoint, and `GET /proxy/usage`. Every call is recorded; faults can be scripted per action.
+ * and the `/v1` video task endpoint, `GET /proxy/usage`, and the media store's `POST` and `GET /proxy/uploads`
+ * (checked with the proxy's own rules: shared/media/media-kinds). Every call is recorded; faults can be
+ * scripted per action (an upload's action is its path, `/proxy/uploads`).
  */
 
 export interface ProxyCall {
   method: string;
   path: string;
-  /** `/api/v3` operation, or `getVideo` / `createVideo` for `/v1`. */
+  /** `/api/v3` operation, or `getVideo` / `createVideo` for `/v1`, else the path (`/proxy/uploads`). */
   action: string;
+  /** JSON bodies parsed; a binary body (an upload) as its bytes. */
   body: any;
   idempotencyKey: string | null;
   authorization: string | null;
+  /** The request's Content-Type (an upload's media type). */
+  contentType?: string | null;
 }
 
 export type Fault =
@@ -27,6 +32,16 @@ export type Fault =
 
 interface StoredAsset extends AssetListItem {
   updatedSeq: number;
+}
+
+/** An upload the fake media store keeps. */
+export interface FakeUpload {
+  id: string;
+  bytes: Uint8Array;
+  contentType: string;
+  name: string | null;
+  expiresAt: number;
+  url: string;
 }
 
 export const PROXY_URL = 'https://proxy.test';
@@ -45,6 +60,12 @@ export class FakeProxy {
   allowHttpMedia = false;
   /** What `GET /proxy/usage` answers; null: 404, as a proxy without budgets. */
   usage: UsageView | null = null;
+  /** The media store's uploads, by id. */
+  readonly uploads = new Map<string, FakeUpload>();
+  /** false: a proxy from before the media store (`/proxy/uploads` is 404). */
+  uploadsSupported = true;
+  /** Seconds an upload's signed address lives (MEDIA_URL_TTL_SECONDS). */
+  uploadTtlSeconds = 86_400;
   #faults: { action: string; fault: Fault }[] = [];
   #hidden = new Set<string>();
   #seq = 0;
@@ -104,7 +125,7 @@ export class FakeProxy {
     const url = new URL(String(input));
     const headers = new Headers(init.headers);
     const method = init.method ?? 'GET';
-    const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+    const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body ? await bytesOf(init.body) : undefined;
     const action =
       url.pathname === '/api/v3'
         ? (url.searchParams.get('Action') ?? '')
@@ -120,6 +141,7 @@ export class FakeProxy {
       body,
       idempotencyKey: headers.get('Idempotency-Key'),
       authorization: headers.get('Authorization'),
+      contentType: headers.get('Content-Type'),
     };
     this.calls.push(call);
 
@@ -139,8 +161,30 @@ export class FakeProxy {
     return answer;
   };
 
+  #uploads(call: ProxyCall, contentType: string | null): Response {
+    const refuse = (status: number, code: string, message: string) => json(status, { error: { code, message } });
+    if (!this.uploadsSupported) return refuse(404, 'not_found', `No route ${call.method} /proxy/uploads.`);
+    if (call.method === 'GET') {
+      const uploads = [...this.uploads.values()].map((u) => ({ id: u.id, size: u.bytes.byteLength, contentType: u.contentType, name: u.name, expiresAt: u.expiresAt, uploadedAt: new Date(0).toISOString() }));
+      return json(200, { uploads, cursor: null });
+    }
+    const bytes: Uint8Array | undefined = call.body;
+    if (!(bytes instanceof Uint8Array)) return refuse(411, 'length_required', 'Send the file with a Content-Length header.');
+    const declared = checkDeclared(contentType, bytes.byteLength);
+    if (!declared.ok) return refuse(declared.status, declared.status === 413 ? 'request_too_large' : 'unsupported_media_type', declared.message);
+    const problem = bytesProblem(declared, bytes.subarray(0, SNIFF_BYTES));
+    if (problem) return refuse(415, 'unsupported_media_type', problem);
+    const id = `u-m0123456789abcdef-${String(++this.#ids).padStart(24, '0')}`;
+    const expiresAt = Math.floor(Date.now() / 1000) + this.uploadTtlSeconds;
+    const url = `${PROXY_URL}/media/${id}?expires=${expiresAt}&sig=${'5'.repeat(64)}`;
+    const name = new URL(call.path, PROXY_URL).searchParams.get('name');
+    this.uploads.set(id, { id, bytes, contentType: declared.type, name, expiresAt, url });
+    return json(201, { id, url, expiresAt, size: bytes.byteLength, contentType: declared.type, sha256: '0'.repeat(64), name });
+  }
+
   #answer(call: ProxyCall): Response {
     const { action, body } = call;
+    if (action === '/proxy/uploads') return this.#uploads(call, call.contentType ?? null);
     if (action === '/proxy/usage') {
       return this.usage ? json(200, this.usage) : json(404, { error: { code: 'not_found', message: 'No route GET /proxy/usage.', type: 'invalid_request_error' } });
     }
@@ -194,6 +238,13 @@ export class FakeProxy {
     if (key) this.keys.set(key, Id);
     return ok(call.action, { Id });
   }
+}
+
+/** The bytes of a request body the extension sends (a byte array, an ArrayBuffer, a Blob). */
+async function bytesOf(body: BodyInit): Promise<Uint8Array> {
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  return new Uint8Array(await new Response(body).arrayBuffer());
 }
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>

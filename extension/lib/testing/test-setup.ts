@@ -1,6 +1,7 @@
 import { deleteDB } from 'idb';
 import { vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { resetUploadsDb } from '@/lib/capture/upload-bytes';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { closeDb, db, DB_NAME } from '@/lib/storage/database';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
@@ -28,6 +29,7 @@ export interface BrowserMocks {
 export async function resetState(): Promise<BrowserMocks> {
   await closeDb();
   await deleteDB(DB_NAME);
+  await resetUploadsDb();
   fakeBrowser.reset();
   const b = fakeBrowser as any;
   b.notifications.create.mockRestore?.();

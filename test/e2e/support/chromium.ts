@@ -35,8 +35,11 @@ export interface LaunchedExtension {
   close(): Promise<void>;
 }
 
-/** `locale` sets the browser's language (navigator.language), e.g. `zh-CN`. */
-export async function launchExtension(extensionDir: string, { locale }: { locale?: string } = {}): Promise<LaunchedExtension> {
+/**
+ * `locale` sets the browser's language (navigator.language), e.g. `zh-CN`; `args` adds command-line
+ * switches (e.g. `--enable-unsafe-extension-debugging`, for the CDP Extensions domain).
+ */
+export async function launchExtension(extensionDir: string, { locale, args = [] }: { locale?: string; args?: string[] } = {}): Promise<LaunchedExtension> {
   const dir = resolve(extensionDir);
   const userDataDir = await mkdtemp(join(tmpdir(), 'arkbridge-e2e-'));
   let context: BrowserContext | undefined;
@@ -56,6 +59,7 @@ export async function launchExtension(extensionDir: string, { locale }: { locale
         '--disable-sync',
         '--no-first-run',
         '--disable-gpu',
+        ...args,
       ],
     });
 

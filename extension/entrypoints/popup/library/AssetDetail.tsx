@@ -4,6 +4,7 @@ import { Banner } from '@/components/Banner';
 import { Field } from '@/components/Field';
 import { Confirm } from '@/entrypoints/popup/library/Confirm';
 import { ReadinessChip, StatusChip } from '@/entrypoints/popup/library/StatusChips';
+import { captureNote, captureProgress } from '@/lib/capture/capture-note';
 import { t } from '@/lib/i18n/translate';
 import { checkAssetName, deleteAsset, renameAsset } from '@/lib/library/asset-actions';
 import { loadReadiness } from '@/lib/library/library-refresh';
@@ -127,6 +128,12 @@ export function AssetDetail({ asset, group, onClose, onUse }: AssetDetailProps) 
       </p>
       {group && <p class="muted">{group.name}</p>}
       {asset.status === 'Failed' && asset.error && <p class="asset-error">{asset.error}</p>}
+      {asset.status !== 'Failed' && captureNote(asset) && (
+        <p class="muted asset-detail__capture" role="status">
+          {captureNote(asset)}
+          {captureProgress(asset) !== null && <progress class="asset-detail__progress" max={1} value={captureProgress(asset)!} aria-label={captureNote(asset)!} />}
+        </p>
+      )}
       <div class="preview">
         {asset.type === 'Image' && <img src={asset.url} alt={asset.name} loading="lazy" />}
         {asset.type === 'Video' && <video src={asset.url} controls preload="metadata" aria-label={asset.name} />}

@@ -5,6 +5,7 @@ import { Confirm } from '@/entrypoints/popup/library/Confirm';
 import { GroupForm } from '@/entrypoints/popup/library/GroupForm';
 import { StatusChip, TypeBadge } from '@/entrypoints/popup/library/StatusChips';
 import { VirtualList } from '@/entrypoints/popup/library/VirtualList';
+import { captureNote } from '@/lib/capture/capture-note';
 import { t } from '@/lib/i18n/translate';
 import { deleteGroup } from '@/lib/library/group-actions';
 import { refreshLibrary, refreshLibraryIfStale } from '@/lib/library/library-refresh';
@@ -303,6 +304,8 @@ function GroupRow({ group, count }: { group: GroupRecord; count: number }) {
 
 function AssetRow({ asset, groupName }: { asset: AssetRecord; groupName: string | null }) {
   const failed = asset.status === 'Failed' && asset.error;
+  // How it reached the library, or where its upload stands ("Saved by link", "Uploading 48.3 MB…").
+  const about = [groupName, failed ? null : captureNote(asset)].filter(Boolean).join(' · ');
   return (
     <div class="row row--asset">
       {asset.type === 'Image' ? (
@@ -323,7 +326,11 @@ function AssetRow({ asset, groupName }: { asset: AssetRecord; groupName: string 
               {asset.error}
             </span>
           ) : (
-            groupName && <span class="row__group">{groupName}</span>
+            about && (
+              <span class="row__group" title={about}>
+                {about}
+              </span>
+            )
           )}
         </span>
       </span>

@@ -1,4 +1,5 @@
 import type { AssetType } from '@@/shared';
+import type { CaptureState } from '@/lib/storage/records/capture-state';
 
 /**
  * The `assets` store's record. Types only, importing nothing from the extension, so that the
@@ -23,6 +24,8 @@ export interface AssetRecord {
   idempotencyKey: string;
   /** The member was told about the final status. */
   notified: boolean;
+  /** How the media reaches the library: linked, or uploaded through the proxy (and where that stands). */
+  capture?: CaptureState;
   createdAt: number;
   updatedAt: number;
 }

@@ -1,0 +1,40 @@
+/** English strings of uploads from pages (lib/capture, lib/proxy/upload-client): the item's note, refusals, failures. */
+export const captureEn = {
+  // The item's note: how it reaches the library (lib/capture/capture-note).
+  'capture.note.link': 'Saved by link',
+  'capture.note.reading': 'Reading from the page…',
+  'capture.note.readingSome': 'Reading from the page: {read}',
+  'capture.note.readingOf': 'Reading from the page: {read} of {size}',
+  'capture.note.waiting': 'Waiting to upload {size} ({reason})',
+  'capture.note.uploading': 'Uploading {size} ({reason})…',
+  'capture.note.uploaded': 'Uploaded {size} ({reason})',
+  'capture.reason.data': 'embedded in the page',
+  'capture.reason.blob': 'only the page can read it',
+  'capture.reason.http': 'the proxy takes no http:// links',
+  'capture.reason.signin': 'the site needs sign-in',
+  // Checked before any byte goes out (lib/capture/upload-rules), with the shared rules.
+  'capture.refuse.type': 'Not added: {found} files are not a type the library takes ({formats}).',
+  'capture.refuse.typeUnknown': 'Not added: this file is not a type the library takes ({formats}).',
+  'capture.refuse.size': 'Not added: this {kind} is {size}; the library takes {kind} files up to {limit}.',
+  'capture.refuse.sizeAtLeast': 'Not added: this {kind} is over {limit}, the most the library takes.',
+  'capture.refuse.empty': 'Not added: the file is empty.',
+  'capture.kind.image': 'image',
+  'capture.kind.video': 'video',
+  'capture.kind.audio': 'audio',
+  // Reading from the page (lib/capture/page-reader).
+  'capture.read.noAccess': 'The extension could not read this {scheme} media from the page (the browser does not let it read this page).',
+  'capture.read.noAccessAdvice': 'Right-click the item on the page itself again; browser pages and some frames cannot be read.',
+  'capture.read.failed': 'The page could not read this media ({why}).',
+  'capture.read.blob': 'This blob: media could not be read from the page: it is streamed in pieces or no longer there. Find a download link to the file and add that instead.',
+  'capture.read.timeout': 'Reading from the page took too long. Add the item again, or add its direct link.',
+  'capture.read.lost': 'The page was reloaded or closed before its media was read. Add the item again.',
+  'capture.read.interrupted': 'Reading from the page was interrupted. Add the item again.',
+  'capture.read.bytesLost': 'The file waiting to be uploaded is no longer in the extension’s storage. Add the item again.',
+  // The proxy's answers to an upload (lib/proxy/upload-client).
+  'upload.error.unsupported': 'This proxy cannot take uploads; ask its admin to update it.',
+  'upload.error.length': 'The proxy refused the upload because it came without its size (HTTP 411). Try again; a network filter may be changing uploads.',
+  'upload.error.tooLarge': 'The proxy refused the file as too large: it takes images up to {image}, video up to {video}, audio up to {audio}.',
+  'upload.error.type': 'The proxy did not take this file: {message}',
+  'upload.error.notConfigured': 'The proxy’s media store is not set up; ask its admin to configure it.',
+  'upload.error.answer': '{url} answered the upload, but not like an Arkbridge proxy.',
+} as const;

@@ -1,0 +1,236 @@
+/**
+ * Uploads end to end in Chromium: the built extension, connected to a proxy (with its media store,
+ * local R2) in front of the sandbox, saves the media of a page the service could not download
+ * itself, each through the path the extension chooses (capture-plan):
+ * - a `data:` image, a `blob:` image and an 8 MB `blob:` video: read in the page, uploaded;
+ * - an image the site serves only with the cookie the page set (a check without it is refused):
+ *   read in the page with its cookies, uploaded;
+ * - a public video: linked, as before (the service downloads it);
+ * - a plain `http://` image, once the proxy is known to take no http (its capabilities' flag as the
+ *   extension stored it; the proxy itself keeps ALLOW_HTTP_MEDIA on, since locally its own signed
+ *   addresses are http://127.0.0.1 and the sandbox must download them): uploaded.
+ * Each ends Active in the library; the proxy's `GET /proxy/uploads` lists exactly the uploads, and
+ * the library's URL of each asset is the proxy's signed address for an upload, the page's for a link.
+ *
+ * The page is read through activeTab, which a menu click grants; native menus cannot be clicked
+ * here, so the test grants it as the toolbar button does, through the DevTools protocol
+ * (`Extensions.triggerAction` on the tab, with --enable-unsafe-extension-debugging), then calls the
+ * background's menu handler through the service worker (as capture.test.ts does). No host access
+ * to the page is declared or granted.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { AdminClient } from '../../scripts/lib/admin-client';
+import { MEDIA_FIXTURES_DIR, startMediaServer, type MediaServer } from '../support/media-server';
+import { startProxy, startSandbox, TEST_PROXY_SECRETS, type Server as WorkerServer } from '../support/sandbox';
+import { buildExtension, REPO_ROOT } from './support/build-extension';
+import { launchExtension, type LaunchedExtension } from './support/chromium';
+import { clickMenu, connectThroughOptions, openExtensionPage, readStore, tabIdOf } from './support/extension';
+
+const GROUP_NAME = 'Upload test';
+const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
+
+interface AssetRow {
+  localId: string;
+  assetId?: string;
+  name: string;
+  url: string;
+  type: string;
+  status: string;
+  error?: string;
+  capture?: { how: 'link' } | { how: 'upload'; reason: string; stage: string; source: string; size?: number; uploadId?: string; contentType?: string };
+}
+
+interface UploadRow {
+  id: string;
+  size: number;
+  contentType: string | null;
+  name: string | null;
+}
+
+let media: MediaServer;
+let sandbox: WorkerServer | undefined;
+let proxy: WorkerServer | undefined;
+let browser: LaunchedExtension | undefined;
+let memberToken: string;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  media = await startMediaServer();
+  sandbox = await startSandbox({ SANDBOX_ASSET_SECONDS: '1' });
+  proxy = await startProxy(sandbox.url);
+  ({ token: memberToken } = await new AdminClient(proxy.url, TEST_PROXY_SECRETS.ADMIN_TOKEN).add('Upload tester'));
+  browser = await launchExtension(await buildExtension({ WXT_DEFAULT_PROXY_URL: proxy.url }), { args: ['--enable-unsafe-extension-debugging'] });
+});
+
+afterAll(async () => {
+  await browser?.close().catch(() => {});
+  await proxy?.stop().catch(() => {});
+  await sandbox?.stop().catch(() => {});
+  await media?.close().catch(() => {});
+});
+
+const sw = () => browser!.serviceWorker;
+const readAssets = () => readStore<AssetRow>(browser!, 'assets');
+
+/** A member call to the proxy. */
+async function member<T>(path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${proxy!.url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { Authorization: `Bearer ${memberToken}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(res.ok, `${path}: HTTP ${res.status}`).toBe(true);
+  return (await res.json()) as T;
+}
+
+/** The toolbar button pressed on the tab at `url`: grants activeTab there, as a menu click does. */
+async function grantActiveTab(url: string): Promise<void> {
+  const cdp = await browser!.context.browser()!.newBrowserCDPSession();
+  try {
+    const { targetInfos } = (await cdp.send('Target.getTargets', { filter: [{ type: 'tab' }] } as never)) as { targetInfos: { type: string; url: string; targetId: string }[] };
+    const tab = targetInfos.find((t) => t.type === 'tab' && t.url === url);
+    expect(tab, `no tab target for ${url}`).toBeDefined();
+    await cdp.send('Extensions.triggerAction' as never, { id: browser!.extensionId, targetId: tab!.targetId } as never);
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
+}
+
+/** The stored connection's `allowHttpMedia` (the proxy's capabilities flag, as read at connect). */
+const setAllowHttp = (allow: boolean) =>
+  sw().evaluate(
+    (value) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('arkbridge');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction('settings', 'readwrite');
+          const store = tx.objectStore('settings');
+          const read = store.get('connection');
+          read.onsuccess = () => store.put({ ...read.result, allowHttpMedia: value }, 'connection');
+          tx.oncomplete = () => (open.result.close(), resolve());
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    allow,
+  );
+
+/** Waits until every record is final; answers them. */
+async function settled(count: number): Promise<AssetRow[]> {
+  const deadline = Date.now() + 90_000;
+  let rows: AssetRow[] = [];
+  while (Date.now() < deadline) {
+    rows = await readAssets();
+    if (rows.length === count && rows.every((r) => r.status === 'Active' || r.status === 'Failed')) return rows;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`not settled: ${JSON.stringify(rows.map((r) => [r.name, r.status, r.capture]))}`);
+}
+
+test('what the service cannot fetch is read in the page and uploaded; public media is linked; all end Active', async () => {
+  const options = await connectThroughOptions(browser!, proxy!.url, memberToken, pageErrors);
+  const { Result: group } = await member<{ Result: { Id: string } }>('/api/v3?Action=CreateAssetGroup&Version=2024-01-01', { Name: GROUP_NAME });
+  await options.getByRole('button', { name: 'Refresh groups' }).click();
+  await expect.poll(() => options.locator('#groups-note').innerText(), { timeout: 30_000 }).toContain('1 group loaded.');
+  // The proxy takes http:// media (ALLOW_HTTP_MEDIA=on), and the extension stored it at connect.
+  expect((await member<{ media: { allowHttp: boolean } }>('/proxy/capabilities')).media.allowHttp).toBe(true);
+
+  // --- The page: it signs the visitor in (a cookie) and makes its blobs. ---
+  const page = await browser!.context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(`capture page: ${error.message}`));
+  const pageUrl = `${media.url}/capture-page/${encodeURIComponent(GROUP_NAME)}`;
+  await page.goto(pageUrl);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === '1');
+  const src = await page.evaluate(() => {
+    const of = (id: string) => (document.getElementById(id) as HTMLImageElement | HTMLVideoElement).currentSrc || (document.getElementById(id) as HTMLImageElement).src;
+    return { data: of('data-image'), blob: of('blob-image'), private: of('private-image'), http: of('http-image'), video: of('video'), bigVideo: of('big-video') };
+  });
+  expect(src.data).toMatch(/^data:image\/png;base64,/);
+  expect(src.blob).toMatch(/^blob:http:\/\/127\.0\.0\.1:\d+\//);
+  expect(src.bigVideo).toMatch(/^blob:/);
+  // Without the page's cookie the private image is refused: the service could not download it.
+  expect((await fetch(src.private)).status).toBe(403);
+
+  await grantActiveTab(pageUrl);
+  const tabId = await tabIdOf(browser!, pageUrl);
+  expect(tabId, 'the activeTab grant shows the tab to the extension').toBeGreaterThanOrEqual(0);
+  const click = (mediaType: 'image' | 'video', srcUrl: string) => clickMenu(browser!, { menuItemId: `arkbridge-media/group:${group.Id}`, mediaType, srcUrl, pageUrl }, { id: tabId, title: GROUP_NAME });
+
+  // --- While http:// is taken: the four the service cannot fetch are uploaded, the public video linked. ---
+  const stages: string[] = [];
+  const watching = (async () => {
+    // The big video's stages as the item shows them (the read from the page, then the upload).
+    for (let i = 0; i < 400 && !stages.includes('uploaded'); i++) {
+      const big = (await readAssets()).find((a) => a.capture?.how === 'upload' && a.capture.source === src.bigVideo);
+      const stage = big?.capture?.how === 'upload' ? big.capture.stage : undefined;
+      if (stage && stages.at(-1) !== stage) stages.push(stage);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  })();
+  await click('image', src.data);
+  await click('image', src.blob);
+  await click('image', src.private);
+  await click('video', src.video);
+  await click('video', src.bigVideo);
+  await watching;
+  let rows = await settled(5);
+
+  // --- A proxy that takes no http://: the plain-http image is uploaded too. ---
+  await setAllowHttp(false);
+  await click('image', src.http);
+  rows = await settled(6);
+
+  const bySource = (source: string) => rows.find((r) => (r.capture?.how === 'upload' ? r.capture.source : r.url) === source);
+  const expected = [
+    { source: src.blob, how: 'upload', reason: 'blob', type: 'Image', bytes: await readFile(join(MEDIA_FIXTURES_DIR, 'sample.jpg')) },
+    { source: src.private, how: 'upload', reason: 'signin', type: 'Image', bytes: await readFile(join(MEDIA_FIXTURES_DIR, 'sample.png')) },
+    { source: src.video, how: 'link', type: 'Video' },
+    { source: src.bigVideo, how: 'upload', reason: 'blob', type: 'Video', size: 8 * 1024 * 1024 },
+    { source: src.http, how: 'upload', reason: 'http', type: 'Image', bytes: await readFile(join(MEDIA_FIXTURES_DIR, 'sample.jpg')) },
+  ] as const;
+  const dataRow = rows.find((r) => r.capture?.how === 'upload' && r.capture.reason === 'data');
+  expect(dataRow, JSON.stringify(rows)).toMatchObject({ status: 'Active', type: 'Image', capture: { how: 'upload', stage: 'uploaded', contentType: 'image/png', size: 7739 } });
+  for (const item of expected) {
+    const row = bySource(item.source);
+    expect(row, item.source).toBeDefined();
+    expect(row!.status, `${item.source}: ${row!.error}`).toBe('Active');
+    expect(row!.type).toBe(item.type);
+    expect(row!.capture).toMatchObject(item.how === 'link' ? { how: 'link' } : { how: 'upload', reason: item.reason, stage: 'uploaded' });
+    if ('bytes' in item) expect(row!.capture).toMatchObject({ size: item.bytes.length });
+    if ('size' in item) expect(row!.capture).toMatchObject({ size: item.size, contentType: 'video/mp4' });
+  }
+
+  // --- The proxy kept exactly the uploads; the library's URLs say which path each took. ---
+  const { uploads } = await member<{ uploads: UploadRow[] }>('/proxy/uploads');
+  const uploadedRows = rows.filter((r) => r.capture?.how === 'upload');
+  expect(uploads.map((u) => u.id).sort()).toEqual(uploadedRows.map((r) => (r.capture as { uploadId: string }).uploadId).sort());
+  expect(uploads.map((u) => u.size).sort((a, b) => a - b)).toEqual(uploadedRows.map((r) => (r.capture as { size: number }).size).sort((a, b) => a - b));
+  const { Result: listed } = await member<{ Result: { Items: { Id: string; URL: string; Status: string }[] } }>('/api/v3?Action=ListAssets&Version=2024-01-01', {
+    Filter: { GroupIds: [group.Id] },
+    PageSize: 100,
+  });
+  expect(listed.Items).toHaveLength(6);
+  for (const row of rows) {
+    const item = listed.Items.find((i) => i.Id === row.assetId)!;
+    expect(item.Status).toBe('Active');
+    if (row.capture?.how === 'upload') expect(item.URL.startsWith(`${proxy!.url}/media/u-`), item.URL).toBe(true);
+    else expect(item.URL).toBe(src.video);
+  }
+
+  // --- The popup says in each item what happened. ---
+  const popup = await openExtensionPage(browser!, 'popup.html', pageErrors);
+  await popup.setViewportSize({ width: 420, height: 600 });
+  await popup.getByRole('option').filter({ hasText: GROUP_NAME }).click();
+  await popup.getByRole('listbox', { name: `Assets of ${GROUP_NAME}` }).getByRole('option').first().waitFor({ state: 'visible', timeout: 15_000 });
+  await expect.poll(() => popup.getByText('Saved by link').count(), { timeout: 10_000 }).toBe(1);
+  expect(await popup.getByText('Uploaded 7.6 KB (the site needs sign-in)').count()).toBe(1);
+  expect(await popup.getByText('Uploaded 8 MB (only the page can read it)').count()).toBe(1);
+  expect(await popup.getByText(/the proxy takes no http:\/\/ links/).count()).toBe(1);
+  await popup.screenshot({ path: join(SCREENSHOTS, 'popup-uploads.png'), fullPage: true });
+
+  expect(pageErrors).toEqual([]);
+  console.info(`capture-upload e2e: big video stages seen ${JSON.stringify(stages)}; uploads ${JSON.stringify(uploads.map((u) => [u.contentType, u.size]))}`);
+  await Promise.all([page.close(), options.close(), popup.close()]);
+});
