@@ -1,7 +1,8 @@
 /** `npm run members` arguments and printing (scripts/lib/members-args.ts); the CLI against a real proxy is test/e2e/members-cli.test.ts. */
 import { describe, expect, test } from 'vitest';
 import { MAX_RUNNING_MAX, MONEY_MAX, type MemberBudgetState, type UsageRow } from '../../shared';
-import { formatBudget, formatUsage, memberNames, parseMembersArgs, UsageError, usageTotals } from './members-args';
+import { usageTotals } from '../../shared';
+import { formatBudget, formatUsage, memberNames, parseMembersArgs, UsageError } from './members-args';
 
 const NOW = Date.parse('2026-11-23T10:00:00Z');
 const parse = (...argv: string[]) => parseMembersArgs(argv, NOW);

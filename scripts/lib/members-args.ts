@@ -12,6 +12,8 @@ import {
   PERIODS,
   REPORT_DAYS_MAX,
   toMicros,
+  USAGE_COLUMNS,
+  usageTotals,
   type BudgetState,
   type MemberBudgetChange,
   type MemberBudgetState,
@@ -249,31 +251,7 @@ export function memberNames(members: readonly MemberProfile[]): Map<string, stri
   return new Map(members.map((m) => [m.id, count.get(m.name)! > 1 ? `${m.name} (${m.id})` : m.name]));
 }
 
-export interface UsageTotals {
-  tasks: number;
-  completed: number;
-  failed: number;
-  /** Summed in milliseconds (rows carry at most three decimals). */
-  seconds: number;
-  /** Summed in micro-units (shared/gateway/money.ts): no float drift. */
-  cost: number;
-  tokens: number;
-}
-
-export function usageTotals(rows: readonly UsageRow[]): UsageTotals {
-  let tasks = 0, completed = 0, failed = 0, millis = 0, micros = 0, tokens = 0;
-  for (const row of rows) {
-    tasks += row.tasks;
-    completed += row.completed;
-    failed += row.failed;
-    millis += Math.round(row.seconds * 1000);
-    micros += toMicros(row.cost);
-    tokens += row.tokens;
-  }
-  return { tasks, completed, failed, seconds: millis / 1000, cost: fromMicros(micros), tokens };
-}
-
-const COLUMNS = ['day', 'member', 'model', 'tasks', 'completed', 'failed', 'seconds', 'cost', 'tokens'] as const;
+const COLUMNS = USAGE_COLUMNS;
 const NUMERIC = new Set<string>(['tasks', 'completed', 'failed', 'seconds', 'cost', 'tokens']);
 
 /** A usage report as aligned columns, member ids turned into names, and a total line. */

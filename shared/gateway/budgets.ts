@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { strictObjectMessage } from '../validation';
-import { MONEY_MAX } from './money';
+import { fromMicros, MONEY_MAX, toMicros } from './money';
 
 /** Budgets, usage views and reports of the proxy's gateway (docs/budgets.md), shared by the proxy and its clients. */
 
@@ -119,6 +119,32 @@ export interface UsageRow {
   tokens: number;
 }
 export const USAGE_COLUMNS = ['day', 'member', 'model', 'tasks', 'completed', 'failed', 'seconds', 'cost', 'tokens'] as const satisfies readonly (keyof UsageRow)[];
+
+/** The totals of usage rows: the sums the CLI and the console print under the table. */
+export interface UsageTotals {
+  tasks: number;
+  completed: number;
+  failed: number;
+  /** Summed in milliseconds (rows carry at most three decimals). */
+  seconds: number;
+  /** Summed in micro-units (shared/gateway/money.ts): no float drift. */
+  cost: number;
+  tokens: number;
+}
+
+export function usageTotals(rows: readonly UsageRow[]): UsageTotals {
+  let tasks = 0, completed = 0, failed = 0, millis = 0, micros = 0, tokens = 0;
+  for (const row of rows) {
+    tasks += row.tasks;
+    completed += row.completed;
+    failed += row.failed;
+    millis += Math.round(row.seconds * 1000);
+    micros += toMicros(row.cost);
+    tokens += row.tokens;
+  }
+  return { tasks, completed, failed, seconds: millis / 1000, cost: fromMicros(micros), tokens };
+}
+
 
 /** One task of `GET /admin/tasks`. */
 export interface TeamTask {

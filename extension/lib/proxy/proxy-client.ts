@@ -1,4 +1,5 @@
 import type { Action, LibraryRequestInput, LibraryResult, ModelList, ModelSpec, UsageView, VideoCreateBody } from '@@/shared';
+import { textUpTo } from '@/lib/proxy/bounded-text';
 import { ApiError, failureFrom } from '@/lib/proxy/api-failure';
 import type { ProxiedVideoTask } from '@/lib/proxy/task-annotation';
 import { usageViewOf } from '@/lib/proxy/usage-view';
@@ -9,25 +10,6 @@ import type { Connection } from '@/lib/storage/records/setting-values';
  * 8 KB URLs) stay near 1 MB; the cap bounds what JSON.parse and the message rules run on.
  */
 export const ANSWER_MAX_BYTES = 8 * 1024 * 1024;
-
-/** The body as text, or null when it is longer than `max` bytes (then read no further). */
-async function textUpTo(response: Response, max: number): Promise<string | null> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let size = 0;
-  let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    size += value.byteLength;
-    if (size > max) {
-      void reader.cancel().catch(() => {});
-      return null;
-    }
-    text += decoder.decode(value, { stream: true });
-  }
-}
 
 export interface CallOptions {
   idempotencyKey?: string;

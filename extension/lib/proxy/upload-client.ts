@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { UPLOAD_LIMITS, uploadAnswerSchema } from '@@/shared';
 import { formatSize } from '@/lib/capture/format-size';
 import { t } from '@/lib/i18n/translate';
+import { textUpTo } from '@/lib/proxy/bounded-text';
 import { ApiError, type ApiFailure, failureFrom } from '@/lib/proxy/api-failure';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 
@@ -23,25 +24,6 @@ export interface UploadOptions {
   /** A display name the proxy keeps with the upload. */
   name?: string;
   signal?: AbortSignal;
-}
-
-/** The body as text, or null when it is longer than `max` bytes (then read no further). */
-async function boundedText(response: Response, max: number): Promise<string | null> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let size = 0;
-  let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    size += value.byteLength;
-    if (size > max) {
-      void reader.cancel().catch(() => {});
-      return null;
-    }
-    text += decoder.decode(value, { stream: true });
-  }
 }
 
 const rejected = (status: number, code: string, message: string): ApiFailure => ({ kind: 'rejected', status, code, message });
@@ -75,7 +57,7 @@ export async function uploadMedia(
   } catch {
     throw new ApiError({ kind: 'network', message: `Cannot reach the proxy at ${client.proxyUrl}.` });
   }
-  const text = await boundedText(response, UPLOAD_ANSWER_MAX_BYTES);
+  const text = await textUpTo(response, UPLOAD_ANSWER_MAX_BYTES);
   let json: any = null;
   try {
     json = text ? JSON.parse(text) : null;

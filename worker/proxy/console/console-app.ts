@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { html, raw } from 'hono/html';
-import { fromMicros, sameSecret, toMicros, formatMoney, type AuditEntry, type BudgetState, type MemberBudgetState, type MemberProfile, type TeamTask, type UsageRow } from '../../../shared';
+import { sameSecret, toMicros, formatMoney, usageTotals, type AuditEntry, type BudgetState, type MemberBudgetState, type MemberProfile, type TeamTask, type UsageRow } from '../../../shared';
 import { admin } from '../admin/routes';
 import { CSRF_HEADER, SESSION_COOKIE } from '../admin/admin-auth';
 import type { ProxyEnv } from '../env';
@@ -318,8 +318,7 @@ consoleApp.get('/usage', async (c) => {
     </form>`;
   if (problem) return render(c, t('usage.title'), html`<h1>${t('usage.title')}</h1>${picker}${note(problem)}`, 'usage', 400);
   const { rows, currency } = report.body;
-  const sum = (key: 'tasks' | 'completed' | 'failed' | 'seconds' | 'tokens') => rows.reduce((s, r) => s + r[key], 0);
-  const totalCost = fromMicros(rows.reduce((s, r) => s + toMicros(r.cost), 0));
+  const total = usageTotals(rows);
   const csv = `/admin/usage?${new URLSearchParams({ from: report.body.from, to: report.body.to, format: 'csv' })}`;
   return render(c, t('usage.title'), html`<h1>${t('usage.title')}</h1>
     ${picker}
@@ -330,7 +329,7 @@ consoleApp.get('/usage', async (c) => {
         <div class="table-wrap"><table>
           <thead><tr><th scope="col">${t('usage.day')}</th><th scope="col">${t('usage.member')}</th><th scope="col">${t('usage.model')}</th><th scope="col" class="num">${t('usage.tasks')}</th><th scope="col" class="num">${t('usage.completed')}</th><th scope="col" class="num">${t('usage.failed')}</th><th scope="col" class="num">${t('usage.seconds')}</th><th scope="col" class="num">${t('usage.cost')}</th><th scope="col" class="num">${t('usage.tokens')}</th></tr></thead>
           <tbody>${rows.map((r) => html`<tr><td>${r.day}</td><td>${names.get(r.member) ?? r.member}</td><td>${r.model}</td><td class="num">${r.tasks}</td><td class="num">${r.completed}</td><td class="num">${r.failed}</td><td class="num">${r.seconds}</td><td class="num">${moneyOf(r.cost, currency)}</td><td class="num">${r.tokens}</td></tr>`)}</tbody>
-          <tfoot><tr><th scope="row" colspan="3">${t('usage.total')}</th><td class="num">${sum('tasks')}</td><td class="num">${sum('completed')}</td><td class="num">${sum('failed')}</td><td class="num">${Math.round(sum('seconds') * 1000) / 1000}</td><td class="num">${moneyOf(totalCost, currency)}</td><td class="num">${sum('tokens')}</td></tr></tfoot>
+          <tfoot><tr><th scope="row" colspan="3">${t('usage.total')}</th><td class="num">${total.tasks}</td><td class="num">${total.completed}</td><td class="num">${total.failed}</td><td class="num">${total.seconds}</td><td class="num">${moneyOf(total.cost, currency)}</td><td class="num">${total.tokens}</td></tr></tfoot>
         </table></div>`
       : html`<p>${t('usage.none')}</p>`}
     ${report.body.storage.length
