@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
-import { currentLocale, t } from '@/lib/i18n/translate';
+import { t } from '@/lib/i18n/translate';
 
 /**
  * Parts of the popup in chunks of their own (the tabs other than Library, an asset's detail),
@@ -66,10 +66,6 @@ export function useDeferred<T>(part: Deferred<T>, wanted = true): DeferredState<
   };
 }
 
-// Two short strings of the loader itself, kept here with it (the popup's tables are in lib/i18n).
-const LOADING = { en: 'Loading…', 'zh-CN': '正在加载…' } as const;
-const NOT_LOADED = { en: 'This part of Arkbridge could not be loaded.', 'zh-CN': '无法加载 Arkbridge 的这一部分。' } as const;
-
 /** How long a part may take before "Loading…" shows (a chunk from the extension usually takes a few ms: no flash). */
 export const PENDING_TEXT_DELAY_MS = 150;
 
@@ -86,7 +82,7 @@ export function PartPending({ failed, onRetry }: { failed: boolean; onRetry: () 
   if (failed) {
     return (
       <Banner tone="error">
-        <p>{NOT_LOADED[currentLocale()]}</p>
+        <p>{t('app.partNotLoaded')}</p>
         <button type="button" onClick={onRetry}>
           {t('common.retry')}
         </button>
@@ -95,7 +91,7 @@ export function PartPending({ failed, onRetry }: { failed: boolean; onRetry: () 
   }
   return (
     <p class="part-pending" role="status" aria-busy="true">
-      {slow && LOADING[currentLocale()]}
+      {slow && t('app.loading')}
     </p>
   );
 }

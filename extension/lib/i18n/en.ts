@@ -5,6 +5,8 @@ import { optionsEn } from '@/lib/i18n/options.en';
 /** English strings of the popup. Keys are grouped by screen; `{name}` marks a parameter. */
 const popupEn = {
   'app.title': 'Arkbridge',
+  'app.loading': 'Loading…',
+  'app.partNotLoaded': 'This part of Arkbridge could not be loaded.',
   'app.tabs.library': 'Library',
   'app.tabs.generate': 'Generate',
   'app.tabs.tasks': 'Tasks',

@@ -6,6 +6,8 @@ import { optionsZhCN } from '@/lib/i18n/options.zh-CN';
 /** 简体中文 of the popup. */
 const popupZhCN = {
   'app.title': 'Arkbridge',
+  'app.loading': '正在加载…',
+  'app.partNotLoaded': '无法加载 Arkbridge 的这一部分。',
   'app.tabs.library': '素材库',
   'app.tabs.generate': '生成',
   'app.tabs.tasks': '任务',
