@@ -25,8 +25,11 @@ export interface AddItemRequest {
   type: AssetType;
 }
 
-/** What the background may answer to `arkbridge:add`; anything else (or nothing) means accepted. */
-export type AddItemReply = { ok: true } | { ok: false; message: string };
+/**
+ * What the background may answer to `arkbridge:add`; anything else (or nothing) means accepted.
+ * `localId`: the record made, whose status the caller may follow.
+ */
+export type AddItemReply = { ok: true; localId?: string } | { ok: false; message: string };
 
 const TYPES = new Set<string>(['arkbridge:connected', 'arkbridge:disconnected', 'arkbridge:groups-changed', 'arkbridge:sync']);
 

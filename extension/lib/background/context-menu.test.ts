@@ -66,7 +66,7 @@ describe('menu item ids', () => {
 describe('buildMenus', () => {
   const state: MenuState = { connected: true, defaultGroupId: 'd', groups: [group('d', 1), group('g', 2)] };
 
-  it('removes every item before creating the two roots and their submenus', async () => {
+  it('removes every item before creating the two roots, their submenus and the page item', async () => {
     await buildMenus(state);
     expect(mocks.removeAll).toHaveBeenCalledTimes(1);
     const created = mocks.create.mock.calls.map(([props]) => props);
@@ -80,7 +80,10 @@ describe('buildMenus', () => {
       'arkbridge-link/group:d',
       'arkbridge-link/group:g',
       'arkbridge-link/new-group',
+      'arkbridge-page-media',
     ]);
+    expect(created[8]).toMatchObject({ contexts: ['page'] });
+    expect(created[8]).not.toHaveProperty('parentId');
     expect(created[0]).toMatchObject({ contexts: ['image', 'video', 'audio'] });
     expect(created[0]).not.toHaveProperty('targetUrlPatterns');
     expect(created[4]).toMatchObject({ contexts: ['link'], targetUrlPatterns: MEDIA_LINK_PATTERNS });
@@ -100,13 +103,13 @@ describe('buildMenus', () => {
     const batches = events.join('\n').split('*removeAll*').slice(1).map((b) => b.split('\n').filter(Boolean));
     expect(batches).toHaveLength(2);
     for (const batch of batches) expect(new Set(batch).size).toBe(batch.length);
-    expect(batches[1]).toEqual(['arkbridge-media', 'arkbridge-media/connect', 'arkbridge-link', 'arkbridge-link/connect']);
+    expect(batches[1]).toEqual(['arkbridge-media', 'arkbridge-media/connect', 'arkbridge-link', 'arkbridge-link/connect', 'arkbridge-page-media']);
   });
 
   it('still rebuilds after a rebuild failed', async () => {
     mocks.removeAll.mockRejectedValueOnce(new Error('boom'));
     await expect(buildMenus(state)).rejects.toThrow('boom');
     await buildMenus(state);
-    expect(mocks.create).toHaveBeenCalledTimes(8);
+    expect(mocks.create).toHaveBeenCalledTimes(9);
   });
 });

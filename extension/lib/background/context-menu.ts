@@ -9,6 +9,8 @@ export const MENU = {
   newGroup: 'new-group',
   createDefault: 'create-default',
   connect: 'connect',
+  /** On the page itself: opens the side panel's "Media on this page" (open-page-media). */
+  pageMedia: 'arkbridge-page-media',
 } as const;
 
 const GROUP_PREFIX = 'group:';
@@ -68,6 +70,8 @@ async function rebuild(state: MenuState): Promise<void> {
       browser.contextMenus.create({ id: `${root.id}/${item.id}`, parentId: root.id, title: item.title, contexts: [...root.contexts] });
     }
   }
+  // Shown connected or not: the panel itself says how to connect.
+  browser.contextMenus.create({ id: MENU.pageMedia, title: t('menu.pageMedia'), contexts: ['page'] });
 }
 
 /** The submenu item id without its root prefix (`arkbridge-media/new-group` -> `new-group`). */

@@ -53,6 +53,22 @@ describe('kindOf', () => {
 });
 
 describe('onMenuClick', () => {
+  it('opens the side panel on the tab from "Save media from this page…", connected or not', async () => {
+    const open = vi.fn(async (_options: { tabId?: number }) => {});
+    Object.assign(fakeBrowser, { sidePanel: { open } });
+    const connected = vi.spyOn(fakeBrowser.storage.local, 'get');
+    try {
+      // Not connected: the panel says how to connect, so it opens anyway.
+      await onMenuClick({ menuItemId: 'arkbridge-page-media', editable: false, pageUrl: 'https://www.example.com/' } as Browser.contextMenus.OnClickData, tab);
+      expect(open).toHaveBeenCalledWith({ tabId: 7 });
+      expect(connected).not.toHaveBeenCalled();
+      expect(mocks.openOptionsPage).not.toHaveBeenCalled();
+      expect(await assets()).toEqual([]);
+    } finally {
+      Object.assign(fakeBrowser, { sidePanel: undefined });
+    }
+  });
+
   it('opens the options page when not connected', async () => {
     await click('arkbridge-media/group:g1');
     expect(mocks.openOptionsPage).toHaveBeenCalledTimes(1);
@@ -209,7 +225,7 @@ describe('addAsset', () => {
   it('answers ok and syncs a new item (the new-group page)', async () => {
     await connect();
     await putGroup({ id: 'g1' });
-    expect(await addAsset({ groupId: 'g1', url: IMAGE, name: 'Fox', type: 'Image' })).toEqual({ ok: true });
+    expect(await addAsset({ groupId: 'g1', url: IMAGE, name: 'Fox', type: 'Image' })).toEqual({ ok: true, localId: expect.any(String) });
     await syncSoon();
     expect(await assets()).toMatchObject([{ name: 'Fox', status: 'Processing' }]);
   });

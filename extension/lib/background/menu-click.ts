@@ -3,11 +3,12 @@ import type { AssetType } from '@@/shared';
 import type { AddItemReply } from '@/lib/background-messages';
 import { resetBackoff, syncSoon } from '@/lib/background/background-sync';
 import { groupOfItem, itemOf, MENU } from '@/lib/background/context-menu';
+import { openPageMedia } from '@/lib/background/open-page-media';
 import { probeElement } from '@/lib/background/probe-element';
 import { refreshMenus } from '@/lib/background/refresh-menus';
 import { type AddRequest, addToLibrary } from '@/lib/capture/add-to-library';
 import { nameSourceOf, planCapture } from '@/lib/capture/capture-plan';
-import { stageUpload, type UploadItem, uploadToGroup } from '@/lib/capture/capture-upload';
+import { addHeldBytes, type HeldBytes, stageUpload, type UploadItem, uploadToGroup } from '@/lib/capture/capture-upload';
 import { chooseName } from '@/lib/capture/choose-name';
 import { pickSource } from '@/lib/capture/pick-source';
 import { t } from '@/lib/i18n/translate';
@@ -52,6 +53,8 @@ async function defaultGroup(client: ProxyClient): Promise<ActionResult<string>> 
  * against duplicates, record and queue the create, and start syncing.
  */
 export async function onMenuClick(info: Browser.contextMenus.OnClickData, tab?: Browser.tabs.Tab): Promise<void> {
+  // Before any await: the browser opens the panel only while the click's gesture lasts.
+  if (info.menuItemId === MENU.pageMedia) return openPageMedia(tab);
   const item = itemOf(info.menuItemId);
   const connected = await connectedClient();
   if (!connected || item === MENU.connect) {
@@ -150,6 +153,9 @@ export async function addAsset({ upload, ...request }: AddRequest & { upload?: U
   return queueAsset(request);
 }
 
+/** Adds bytes the extension holds (a file, a screenshot, a video frame) to a group, as addAsset does. */
+export const addHeld = (groupId: string, held: HeldBytes): Promise<AddItemReply> => addHeldBytes(groupId, held, queueAsset);
+
 /** Records and queues an item (addToLibrary), remembering the group; a duplicate is told and answered. */
 async function queueAsset(request: AddRequest): Promise<AddItemReply> {
   const outcome = await addToLibrary(request);
@@ -166,5 +172,5 @@ async function queueAsset(request: AddRequest): Promise<AddItemReply> {
   await resetBackoff();
   await refreshMenus();
   void syncSoon();
-  return { ok: true };
+  return { ok: true, localId: outcome.record.localId };
 }

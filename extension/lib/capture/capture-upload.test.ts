@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Browser } from 'wxt/browser';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { syncSoon } from '@/lib/background/background-sync';
-import { addAsset, onMenuClick } from '@/lib/background/menu-click';
+import { addAsset, addHeld, onMenuClick } from '@/lib/background/menu-click';
 import { captureNote } from '@/lib/capture/capture-note';
 import { READ_GRACE_MS } from '@/lib/capture/capture-upload';
 import { stagedKey, uploadBytes } from '@/lib/capture/upload-bytes';
@@ -315,7 +315,7 @@ describe('"New group…" and other ways in', () => {
 
     // The new-group page's `arkbridge:add`, once the group is created.
     await putGroup({ id: 'g2' });
-    expect(await addAsset({ groupId: 'g2', url, name: 'Fox gallery', type: 'Image' })).toEqual({ ok: true });
+    expect(await addAsset({ groupId: 'g2', url, name: 'Fox gallery', type: 'Image' })).toEqual({ ok: true, localId: expect.any(String) });
     await settle(syncSoon());
     expect(await only()).toMatchObject({ groupId: 'g2', status: 'Processing', capture: { how: 'upload', reason: 'blob', stage: 'uploaded' } });
     expect(sameBytes(bytesOfUpload().bytes, pngBytes())).toBe(true);
@@ -326,7 +326,7 @@ describe('"New group…" and other ways in', () => {
     const url = 'blob:https://www.example.com/key';
     page.serve(url, { body: pngBytes(), type: 'image/png' });
     const reply = await settle(addAsset({ groupId: 'g1', url, name: 'key', type: 'Image', upload: { url, reason: 'blob', name: 'key', type: 'Image', target: { tabId: 7 } } }));
-    expect(reply).toEqual({ ok: true });
+    expect(reply).toEqual({ ok: true, localId: expect.any(String) });
     await settle(syncSoon());
     expect(await only()).toMatchObject({ status: 'Processing', capture: { how: 'upload' } });
   });
@@ -336,5 +336,36 @@ describe('"New group…" and other ways in', () => {
     await uploadBytes.put({ key: stagedKey('blob:y'), bytes: pngBytes(), contentType: 'image/png', storedAt: Date.now() });
     await settle(syncSoon());
     expect(await uploadBytes.keys()).toEqual([stagedKey('blob:y')]);
+  });
+});
+
+describe('bytes the extension holds (files, screenshots, frames)', () => {
+  it('checks, keeps and uploads them, then creates the asset from the signed address', async () => {
+    const bytes = pngBytes();
+    const reply = await settle(addHeld('g1', { bytes, declaredType: '', name: 'board.png', reason: 'file', type: 'Image' }));
+    expect(reply).toEqual({ ok: true, localId: expect.any(String) });
+    await settle(syncSoon());
+    const record = await only();
+    expect(record).toMatchObject({ name: 'board.png', type: 'Image', status: 'Processing', capture: { how: 'upload', reason: 'file', stage: 'uploaded', contentType: 'image/png' } });
+    expect(sameBytes(bytesOfUpload().bytes, bytes)).toBe(true);
+    expect(proxy.callsOf('CreateAsset')[0]!.body.URL).toBe(record.url);
+    expect(await uploadBytes.keys()).toEqual([]);
+    expect(captureNote(record)).toMatch(/a file from this computer/);
+  });
+
+  it('adds the same bytes to a group once', async () => {
+    const held = { bytes: jpegBytes(), declaredType: 'image/jpeg', name: 'shot', reason: 'screenshot', type: 'Image' } as const;
+    expect(await settle(addHeld('g1', held))).toMatchObject({ ok: true });
+    expect(await settle(addHeld('g1', { ...held, name: 'shot again' }))).toMatchObject({ ok: false });
+    expect(await assets()).toHaveLength(1);
+  });
+
+  it('records a refusal Failed with the reason, nothing kept or sent', async () => {
+    const reply = await settle(addHeld('g1', { bytes: svgBytes(), declaredType: 'image/svg+xml', name: 'logo.svg', reason: 'file', type: 'Image' }));
+    expect(reply).toMatchObject({ ok: false, message: expect.stringMatching(/PNG, JPEG/) });
+    await settle(syncSoon());
+    expect(await only()).toMatchObject({ status: 'Failed', name: 'logo.svg' });
+    expect(proxy.uploads.size).toBe(0);
+    expect(await uploadBytes.keys()).toEqual([]);
   });
 });

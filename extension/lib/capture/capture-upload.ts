@@ -132,6 +132,44 @@ async function updateUpload(localId: string, change: (capture: Upload, record: A
   return true;
 }
 
+/** Keeps checked bytes under a new record's id and records their create (`add`); the queue uploads them. */
+async function keepAndAdd(groupId: string, item: UploadItem, read: Extract<Read, { ok: true }>, source: string, add: Adder): Promise<AddItemReply> {
+  const localId = newLocalId();
+  await uploadBytes.put({ key: localId, bytes: read.bytes, contentType: read.contentType, storedAt: Date.now() });
+  const capture: Upload = { how: 'upload', reason: item.reason, stage: 'waiting', source, bytesKey: localId, size: read.bytes.byteLength, contentType: read.contentType };
+  const reply = await add({ groupId, localId, url: source, name: item.name, type: read.kind, capture });
+  if (!reply.ok) await uploadBytes.remove(localId);
+  return reply;
+}
+
+/** Bytes the extension already holds: a dropped or picked file, a screenshot, a video frame. */
+export interface HeldBytes {
+  bytes: Uint8Array<ArrayBuffer>;
+  /** The type the bytes are said to be (a File's type, `image/png` for a capture); the bytes decide. */
+  declaredType: string;
+  name: string;
+  reason: Extract<UploadReason, 'file' | 'screenshot' | 'frame'>;
+  /** What the member meant to add (the bytes may say otherwise, and win). */
+  type: AssetType;
+}
+
+/**
+ * Adds bytes the extension holds to `groupId`: checked with the proxy's rules (a refusal is recorded
+ * Failed with the reason and told), kept in the upload store, and their create recorded and queued
+ * (`add`, as the menu's). The same bytes twice in a group are one asset: their stand-in address
+ * (`file:image/png;sha256,…`) is what duplicates are found by.
+ */
+export async function addHeldBytes(groupId: string, held: HeldBytes, add: Adder): Promise<AddItemReply> {
+  const item: UploadItem = { url: '', reason: held.reason, name: held.name, type: held.type };
+  const read = checked(held.bytes, held.declaredType);
+  if (!read.ok) {
+    await recordRefused(groupId, item, `${held.reason}:${held.declaredType || 'unknown'}`, read.message);
+    return { ok: false, message: read.message };
+  }
+  const source = `${held.reason}:${read.contentType};sha256,${await sha256Hex(read.bytes)}`;
+  return keepAndAdd(groupId, { ...item, url: source, type: read.kind }, read, source, add);
+}
+
 /**
  * Reads, checks and queues an item to upload into `groupId` (`add` records and queues it: the
  * menu's). Answers once the bytes are kept (or why not: the member was told).
@@ -143,12 +181,7 @@ export async function uploadToGroup(groupId: string, item: UploadItem, add: Adde
       await recordRefused(groupId, item, item.url.slice(0, 64), read.message);
       return { ok: false, message: read.message };
     }
-    const localId = newLocalId();
-    await uploadBytes.put({ key: localId, bytes: read.bytes, contentType: read.contentType, storedAt: Date.now() });
-    const capture: Upload = { how: 'upload', reason: 'data', stage: 'waiting', source: read.source!, bytesKey: localId, size: read.bytes.byteLength, contentType: read.contentType };
-    const reply = await add({ groupId, localId, url: read.source!, name: item.name, type: read.kind, capture });
-    if (!reply.ok) await uploadBytes.remove(localId);
-    return reply;
+    return keepAndAdd(groupId, { ...item, type: read.kind }, read, read.source!, add);
   }
 
   // Recorded first (a duplicate is told and nothing read), its create held until the bytes are kept.
@@ -190,7 +223,7 @@ export async function uploadToGroup(groupId: string, item: UploadItem, add: Adde
   if (op) await queueStore.put({ ...op, notBefore: Date.now() });
   announceChange('queue');
   void syncSoon();
-  return { ok: true };
+  return { ok: true, localId };
 }
 
 /**

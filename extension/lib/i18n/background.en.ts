@@ -7,6 +7,7 @@ export const backgroundEn = {
   'menu.defaultGroup': '{name} (default)',
   'menu.createDefault': 'Web captures (new default group)',
   'menu.newGroup': 'New group…',
+  'menu.pageMedia': 'Save media from this page…',
   // The group the first capture creates when there is none.
   'capture.defaultGroup.name': 'Web captures',
   'capture.defaultGroup.description': 'Added from the browser with Arkbridge.',

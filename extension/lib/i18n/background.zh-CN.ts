@@ -8,6 +8,7 @@ export const backgroundZhCN: Record<keyof typeof backgroundEn, string> = {
   'menu.defaultGroup': '{name}（默认）',
   'menu.createDefault': '网页收集（新的默认分组）',
   'menu.newGroup': '新建分组…',
+  'menu.pageMedia': '保存此页面中的媒体…',
   'capture.defaultGroup.name': '网页收集',
   'capture.defaultGroup.description': '通过 Arkbridge 从浏览器添加。',
   'capture.url.blob': '该媒体由页面以流方式播放（blob: 地址），没有公开链接。',

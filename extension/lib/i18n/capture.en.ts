@@ -12,6 +12,9 @@ export const captureEn = {
   'capture.reason.blob': 'only the page can read it',
   'capture.reason.http': 'the proxy takes no http:// links',
   'capture.reason.signin': 'the site needs sign-in',
+  'capture.reason.file': 'a file from this computer',
+  'capture.reason.screenshot': 'a screenshot',
+  'capture.reason.frame': 'a frame of a video',
   // Checked before any byte goes out (lib/capture/upload-rules), with the shared rules.
   'capture.refuse.type': 'Not added: {found} files are not a type the library takes ({formats}).',
   'capture.refuse.typeUnknown': 'Not added: this file is not a type the library takes ({formats}).',

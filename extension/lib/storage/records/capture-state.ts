@@ -9,9 +9,12 @@
  * - `data`: embedded in the page (a `data:` address);
  * - `blob`: made by the page (a `blob:` address, only the page can read it);
  * - `http`: plain `http://`, which the proxy does not accept (its `media.allowHttp`);
- * - `signin`: the site answers only with the page's cookies (a check without them was refused).
+ * - `signin`: the site answers only with the page's cookies (a check without them was refused);
+ * - `file`: a file from the member's computer (dropped or picked);
+ * - `screenshot`: a capture of the visible tab or a region of it;
+ * - `frame`: a still of a playing video.
  */
-export type UploadReason = 'data' | 'blob' | 'http' | 'signin';
+export type UploadReason = 'data' | 'blob' | 'http' | 'signin' | 'file' | 'screenshot' | 'frame';
 
 /**
  * Where an upload stands: `reading` (the page is reading the bytes), `waiting` (read and checked,
