@@ -1,6 +1,9 @@
 import { backgroundEn } from '@/lib/i18n/background.en';
 import { captureEn } from '@/lib/i18n/capture.en';
+import { filesEn } from '@/lib/i18n/files.en';
 import { optionsEn } from '@/lib/i18n/options.en';
+import { sidepanelEn } from '@/lib/i18n/sidepanel.en';
+import { snapshotEn } from '@/lib/i18n/snapshot.en';
 
 /** English strings of the popup. Keys are grouped by screen; `{name}` marks a parameter. */
 const popupEn = {
@@ -328,6 +331,6 @@ const popupEn = {
 } as const;
 
 /** Every English string: the popup's, the options and new-group pages', the background's. */
-export const en = { ...popupEn, ...optionsEn, ...backgroundEn, ...captureEn } as const;
+export const en = { ...popupEn, ...optionsEn, ...backgroundEn, ...captureEn, ...sidepanelEn, ...snapshotEn, ...filesEn } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,7 +1,10 @@
 import { backgroundZhCN } from '@/lib/i18n/background.zh-CN';
 import { captureZhCN } from '@/lib/i18n/capture.zh-CN';
 import type { MessageKey } from '@/lib/i18n/en';
+import { filesZhCN } from '@/lib/i18n/files.zh-CN';
 import { optionsZhCN } from '@/lib/i18n/options.zh-CN';
+import { sidepanelZhCN } from '@/lib/i18n/sidepanel.zh-CN';
+import { snapshotZhCN } from '@/lib/i18n/snapshot.zh-CN';
 
 /** 简体中文 of the popup. */
 const popupZhCN = {
@@ -329,4 +332,4 @@ const popupZhCN = {
 };
 
 /** 简体中文. Every English key must be present (the type checks it). */
-export const zhCN: Record<MessageKey, string> = { ...popupZhCN, ...optionsZhCN, ...backgroundZhCN, ...captureZhCN };
+export const zhCN: Record<MessageKey, string> = { ...popupZhCN, ...optionsZhCN, ...backgroundZhCN, ...captureZhCN, ...sidepanelZhCN, ...snapshotZhCN, ...filesZhCN };

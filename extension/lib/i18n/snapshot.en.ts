@@ -1,0 +1,3 @@
+/** English strings of screenshots and video frames (lib/capture: visible area, region, frame). */
+export const snapshotEn = {
+} as const;
