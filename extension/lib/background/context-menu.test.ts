@@ -66,7 +66,7 @@ describe('menu item ids', () => {
 describe('buildMenus', () => {
   const state: MenuState = { connected: true, defaultGroupId: 'd', groups: [group('d', 1), group('g', 2)] };
 
-  it('removes every item before creating the two roots, their submenus and the page item', async () => {
+  it('removes every item before creating the two roots, their submenus, the page items and the captures', async () => {
     await buildMenus(state);
     expect(mocks.removeAll).toHaveBeenCalledTimes(1);
     const created = mocks.create.mock.calls.map(([props]) => props);
@@ -81,8 +81,16 @@ describe('buildMenus', () => {
       'arkbridge-link/group:g',
       'arkbridge-link/new-group',
       'arkbridge-page-media',
+      'arkbridge-capture-visible',
+      'arkbridge-capture-region',
+      'arkbridge-capture-frame',
     ]);
     expect(created[8]).toMatchObject({ contexts: ['page'] });
+    expect(created.slice(9)).toEqual([
+      { id: MENU.captureVisible, title: 'Capture visible area', contexts: ['page'] },
+      { id: MENU.captureRegion, title: 'Capture a region…', contexts: ['page'] },
+      { id: MENU.captureFrame, title: 'Capture this frame', contexts: ['video'] },
+    ]);
     expect(created[8]).not.toHaveProperty('parentId');
     expect(created[0]).toMatchObject({ contexts: ['image', 'video', 'audio'] });
     expect(created[0]).not.toHaveProperty('targetUrlPatterns');
@@ -103,13 +111,23 @@ describe('buildMenus', () => {
     const batches = events.join('\n').split('*removeAll*').slice(1).map((b) => b.split('\n').filter(Boolean));
     expect(batches).toHaveLength(2);
     for (const batch of batches) expect(new Set(batch).size).toBe(batch.length);
-    expect(batches[1]).toEqual(['arkbridge-media', 'arkbridge-media/connect', 'arkbridge-link', 'arkbridge-link/connect', 'arkbridge-page-media']);
+    // Captures are offered when not connected too: their click says to connect first.
+    expect(batches[1]).toEqual([
+      'arkbridge-media',
+      'arkbridge-media/connect',
+      'arkbridge-link',
+      'arkbridge-link/connect',
+      'arkbridge-page-media',
+      'arkbridge-capture-visible',
+      'arkbridge-capture-region',
+      'arkbridge-capture-frame',
+    ]);
   });
 
   it('still rebuilds after a rebuild failed', async () => {
     mocks.removeAll.mockRejectedValueOnce(new Error('boom'));
     await expect(buildMenus(state)).rejects.toThrow('boom');
     await buildMenus(state);
-    expect(mocks.create).toHaveBeenCalledTimes(9);
+    expect(mocks.create).toHaveBeenCalledTimes(12);
   });
 });

@@ -11,6 +11,11 @@ export const MENU = {
   connect: 'connect',
   /** On the page itself: opens the side panel's "Media on this page" (open-page-media). */
   pageMedia: 'arkbridge-page-media',
+  /** On the page: a screenshot of the visible area, or of a region the member drags (lib/capture/snapshot-save). */
+  captureVisible: 'arkbridge-capture-visible',
+  captureRegion: 'arkbridge-capture-region',
+  /** On a video: the picture it shows. */
+  captureFrame: 'arkbridge-capture-frame',
 } as const;
 
 const GROUP_PREFIX = 'group:';
@@ -72,6 +77,10 @@ async function rebuild(state: MenuState): Promise<void> {
   }
   // Shown connected or not: the panel itself says how to connect.
   browser.contextMenus.create({ id: MENU.pageMedia, title: t('menu.pageMedia'), contexts: ['page'] });
+  // Captures, connected or not too: a click when not connected says to connect first (menu-click).
+  browser.contextMenus.create({ id: MENU.captureVisible, title: t('snapshot.menu.visible'), contexts: ['page'] });
+  browser.contextMenus.create({ id: MENU.captureRegion, title: t('snapshot.menu.region'), contexts: ['page'] });
+  browser.contextMenus.create({ id: MENU.captureFrame, title: t('snapshot.menu.frame'), contexts: ['video'] });
 }
 
 /** The submenu item id without its root prefix (`arkbridge-media/new-group` -> `new-group`). */

@@ -6,7 +6,10 @@ import { addAsset, kindOf, onMenuClick } from '@/lib/background/menu-click';
 import { findMediaElement } from '@/lib/background/probe-element';
 import { NAME_TEXT_MAX } from '@/lib/capture/choose-name';
 import { SRCSET_MAX } from '@/lib/capture/pick-source';
+import { fakeScreen, type ScreenFakes } from '@/lib/capture/snapshot-fakes';
+import { grabVideoFrame } from '@/lib/capture/video-frame';
 import { db } from '@/lib/storage/database';
+import { lastUsedGroup } from '@/lib/storage/last-used-group';
 import { FakeProxy } from '@/lib/testing/fake-proxy';
 import { backgroundTestbed, type BrowserMocks, connect, putGroup, shown } from '@/lib/testing/test-setup';
 
@@ -248,5 +251,82 @@ describe('addAsset', () => {
     expect(await addAsset({ groupId: 'g1', url: IMAGE, name: 'Fox', type: 'Image' })).toEqual({ ok: false, message: 'Fox is already in Moodboard.' });
     expect(shown(mocks.notify)).toEqual([['dup-old', 'Already in your library', 'Fox is already in Moodboard.']]);
     expect(proxy.calls).toEqual([]);
+  });
+});
+
+describe('onMenuClick: screenshots and frames', () => {
+  let screen: ScreenFakes;
+  const page = { editable: false, pageUrl: 'https://www.example.com/gallery/', frameId: 0 };
+
+  beforeEach(() => {
+    // Stubs createImageBitmap and OffscreenCanvas (not in happy-dom) for the rest of this file.
+    screen = fakeScreen(1280, 720);
+  });
+
+  const capture = async (menuItemId: string, over: Partial<Browser.contextMenus.OnClickData> = {}) => {
+    await onMenuClick({ menuItemId, ...page, ...over } as Browser.contextMenus.OnClickData, tab);
+    await syncSoon();
+  };
+
+  it('says to connect first, and captures nothing, when not connected', async () => {
+    await capture('arkbridge-capture-visible');
+    expect(shown(mocks.notify)).toEqual([['arkbridge-connect', 'Connect Arkbridge first', expect.any(String)]]);
+    expect(mocks.openOptionsPage).toHaveBeenCalledTimes(1);
+    expect(screen.capture).not.toHaveBeenCalled();
+  });
+
+  it('adds the visible area to the last used group as a screenshot named by the page, and says where', async () => {
+    await connect();
+    await putGroup({ id: 'g1', name: 'Moodboard' });
+    await lastUsedGroup.remember('g1');
+    await capture('arkbridge-capture-visible');
+    expect(screen.capture).toHaveBeenCalledWith(1, { format: 'png' });
+    const [record] = await assets();
+    expect(record).toMatchObject({ groupId: 'g1', type: 'Image', name: expect.stringMatching(/^Screenshot of Fox gallery \d{4}-\d\d-\d\d \d\d:\d\d$/), capture: { how: 'upload', reason: 'screenshot' } });
+    expect(shown(mocks.notify)).toEqual([['arkbridge-snapshot', 'Saved to Moodboard', `${record!.name} is being added. Arkbridge tells you when it is ready.`]]);
+  });
+
+  it('adds to the default group (made once) when no group was used yet, or it is gone', async () => {
+    await connect();
+    await lastUsedGroup.remember('deleted');
+    await capture('arkbridge-capture-visible');
+    const defaultGroupId = (await (await db()).get('settings', 'defaultGroupId')) as string;
+    expect(proxy.callsOf('CreateAssetGroup')).toHaveLength(1);
+    expect(await assets()).toMatchObject([{ groupId: defaultGroupId }]);
+    expect(shown(mocks.notify).at(-1)).toEqual(['arkbridge-snapshot', 'Saved to Web captures', expect.any(String)]);
+  });
+
+  it('crops a region the member dragged, and captures nothing when they cancel', async () => {
+    await connect();
+    await putGroup({ id: 'g1' });
+    await lastUsedGroup.remember('g1');
+    mocks.executeScript.mockResolvedValueOnce([{ result: null }]);
+    await capture('arkbridge-capture-region');
+    expect(screen.capture).not.toHaveBeenCalled();
+    expect(shown(mocks.notify)).toEqual([]);
+
+    mocks.executeScript.mockResolvedValueOnce([{ result: { x: 10, y: 20, width: 30, height: 40, dpr: 2 } }]);
+    await capture('arkbridge-capture-region');
+    expect(screen.crops).toEqual([{ sx: 20, sy: 40, sw: 60, sh: 80, canvas: [60, 80] }]);
+    expect(await assets()).toMatchObject([{ groupId: 'g1', capture: { reason: 'screenshot' } }]);
+  });
+
+  it('adds the frame of the clicked video, named by the video and its time', async () => {
+    await connect();
+    await putGroup({ id: 'g1' });
+    await lastUsedGroup.remember('g1');
+    mocks.executeScript.mockResolvedValueOnce([{ result: { kind: 'tainted', name: 'Launch trailer', time: 72.3, rect: { x: 0, y: 0, width: 320, height: 180 }, dpr: 1 } }]);
+    await capture('arkbridge-capture-frame', { mediaType: 'video', srcUrl: 'https://cdn.example.com/trailer.mp4' });
+    expect(mocks.executeScript).toHaveBeenCalledWith(expect.objectContaining({ func: grabVideoFrame, target: { tabId: 7, frameIds: [0] } }));
+    expect(await assets()).toMatchObject([{ name: 'Frame of Launch trailer at 1:12', capture: { reason: 'frame' } }]);
+  });
+
+  it('says why nothing was captured', async () => {
+    await connect();
+    screen.capture.mockRejectedValueOnce(new Error('Cannot access contents of url "chrome://newtab/".'));
+    await capture('arkbridge-capture-visible');
+    expect(shown(mocks.notify)).toEqual([['arkbridge-snapshot', 'Nothing captured', expect.stringMatching(/^This page cannot be captured/)]]);
+    expect(await assets()).toEqual([]);
+    expect(proxy.callsOf('CreateAssetGroup')).toEqual([]);
   });
 });

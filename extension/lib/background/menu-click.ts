@@ -3,6 +3,7 @@ import type { AssetType } from '@@/shared';
 import type { AddItemReply } from '@/lib/background-messages';
 import { resetBackoff, syncSoon } from '@/lib/background/background-sync';
 import { groupOfItem, itemOf, MENU } from '@/lib/background/context-menu';
+import { defaultGroup } from '@/lib/background/default-group';
 import { openPageMedia } from '@/lib/background/open-page-media';
 import { probeElement } from '@/lib/background/probe-element';
 import { refreshMenus } from '@/lib/background/refresh-menus';
@@ -11,12 +12,10 @@ import { nameSourceOf, planCapture } from '@/lib/capture/capture-plan';
 import { addHeldBytes, type HeldBytes, stageUpload, type UploadItem, uploadToGroup } from '@/lib/capture/capture-upload';
 import { chooseName } from '@/lib/capture/choose-name';
 import { pickSource } from '@/lib/capture/pick-source';
+import { isSnapshotItem, saveSnapshot } from '@/lib/capture/snapshot-save';
 import { t } from '@/lib/i18n/translate';
-import { createGroup } from '@/lib/library/group-actions';
 import { notify } from '@/lib/notify';
 import { connectedClient } from '@/lib/proxy/connected-client';
-import type { ActionResult } from '@/lib/proxy/failure-message';
-import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { groupStore } from '@/lib/storage/group-store';
 import { lastUsedGroup } from '@/lib/storage/last-used-group';
 import { announceChange } from '@/lib/storage/store-changes';
@@ -36,19 +35,6 @@ export function kindOf(info: Pick<Browser.contextMenus.OnClickData, 'mediaType' 
 }
 
 /**
- * The default group: created on first use ("Web captures") and remembered as the default. A second
- * click before the menu was rebuilt finds it already made.
- */
-async function defaultGroup(client: ProxyClient): Promise<ActionResult<string>> {
-  const known = await groupStore.defaultId();
-  if (known && (await groupStore.get(known))) return { ok: true, value: known };
-  const created = await createGroup(client, t('capture.defaultGroup.name'), t('capture.defaultGroup.description'));
-  if (!created.ok) return created;
-  await groupStore.setDefaultId(created.value.id);
-  return { ok: true, value: created.value.id };
-}
-
-/**
  * The context menu's click handler: check the address, choose the best source and a name, guard
  * against duplicates, record and queue the create, and start syncing.
  */
@@ -62,6 +48,7 @@ export async function onMenuClick(info: Browser.contextMenus.OnClickData, tab?: 
     await browser.runtime.openOptionsPage();
     return;
   }
+  if (isSnapshotItem(info.menuItemId)) return saveSnapshot(info, tab, connected.client, addHeld);
   // "Add linked media" adds the link's target, even when the link wraps an image (whose
   // mediaType and srcUrl the click also reports).
   const fromLink = String(info.menuItemId).startsWith(`${MENU.link}/`);

@@ -1,0 +1,68 @@
+import { browser, type Browser } from 'wxt/browser';
+import type { AddItemReply } from '@/lib/background-messages';
+import { MENU } from '@/lib/background/context-menu';
+import { defaultGroup } from '@/lib/background/default-group';
+import type { HeldBytes } from '@/lib/capture/capture-upload';
+import { frameName, screenshotName } from '@/lib/capture/snapshot-names';
+import { captureRegion, captureVisible } from '@/lib/capture/tab-capture';
+import { captureVideoFrame } from '@/lib/capture/video-frame';
+import { t } from '@/lib/i18n/translate';
+import { notify } from '@/lib/notify';
+import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { groupStore } from '@/lib/storage/group-store';
+import { lastUsedGroup } from '@/lib/storage/last-used-group';
+
+/**
+ * The context menu's "Capture visible area", "Capture a region…" and "Capture this frame": take the
+ * picture, name it, and add it (menu-click's addHeld, passed in: this module is imported by it) to
+ * the last used group, else the default group, saying where it went.
+ */
+
+/** The screenshots' own notification (each replaces the previous one). */
+export const SNAPSHOT_NOTE = 'arkbridge-snapshot';
+
+const SNAPSHOT_ITEMS: readonly string[] = [MENU.captureVisible, MENU.captureRegion, MENU.captureFrame];
+
+/** Whether a menu item is one of the captures. */
+export const isSnapshotItem = (menuItemId: string | number): boolean => SNAPSHOT_ITEMS.includes(String(menuItemId));
+
+type AddHeld = (groupId: string, held: HeldBytes) => Promise<AddItemReply>;
+
+/** The group a capture goes to: the last used one while it exists, else the default group (made if needed). */
+async function targetGroup(client: ProxyClient): Promise<{ ok: true; id: string } | { ok: false; message: string }> {
+  const last = await lastUsedGroup.id();
+  if (last && (await groupStore.get(last))) return { ok: true, id: last };
+  const made = await defaultGroup(client);
+  return made.ok ? { ok: true, id: made.value } : { ok: false, message: made.problem.message };
+}
+
+/** A picture taken, named, with why it is uploaded; or why there is none. */
+type Taken = { ok: true; bytes: Uint8Array<ArrayBuffer>; name: string; reason: HeldBytes['reason'] } | { ok: false; message: string };
+
+/** The picture a capture item asks for; null when the member cancelled the region. */
+async function take(info: Browser.contextMenus.OnClickData, tab: { id: number; windowId?: number; title?: string }, now: Date): Promise<Taken | null> {
+  if (info.menuItemId === MENU.captureFrame) {
+    const shot = await captureVideoFrame(tab, info.frameId ?? 0, info.srcUrl, info.frameUrl);
+    return shot.ok ? { ok: true, bytes: shot.bytes, name: frameName(shot.name, tab.title, shot.time), reason: 'frame' } : shot;
+  }
+  const shot = info.menuItemId === MENU.captureRegion ? await captureRegion(tab) : await captureVisible(tab.windowId);
+  if (!shot) return null;
+  return shot.ok ? { ok: true, bytes: shot.bytes, name: screenshotName(tab.title, now), reason: 'screenshot' } : shot;
+}
+
+/** Handles a capture item's click (the member is connected: menu-click checked). */
+export async function saveSnapshot(info: Browser.contextMenus.OnClickData, tab: Browser.tabs.Tab | undefined, client: ProxyClient, addHeld: AddHeld, now = new Date()): Promise<void> {
+  if (tab?.id === undefined || tab.id < 0) return notify(SNAPSHOT_NOTE, t('snapshot.failed.title'), t('snapshot.failed.page'));
+  // A click always names the tab's window; a call without it (the tests' seam) looks it up.
+  const windowId = tab.windowId ?? (await browser.tabs.get(tab.id)).windowId;
+  const shot = await take(info, { id: tab.id, windowId, title: tab.title }, now);
+  if (!shot) return; // the member pressed Escape or clicked without dragging
+  if (!shot.ok) return notify(SNAPSHOT_NOTE, t('snapshot.failed.title'), shot.message);
+  const group = await targetGroup(client);
+  if (!group.ok) return notify(SNAPSHOT_NOTE, t('notify.group.title'), group.message);
+  const { name, reason, bytes } = shot;
+  const reply = await addHeld(group.id, { bytes, declaredType: 'image/png', name, reason, type: 'Image' });
+  if (!reply.ok) return; // refused or a duplicate: addHeld told the member
+  const groupName = (await groupStore.get(group.id))?.name ?? t('notify.duplicate.thisGroup');
+  await notify(SNAPSHOT_NOTE, t('snapshot.saved.title', { group: groupName }), t('snapshot.saved.message', { name }));
+}

@@ -1,0 +1,93 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { pickRegion } from '@/lib/capture/region-picker';
+import { fakeScreen, pngBytes, type ScreenFakes } from '@/lib/capture/snapshot-fakes';
+import { captureRegion, captureVisible, cropBox, cropPng } from '@/lib/capture/tab-capture';
+import { type BrowserMocks, resetState } from '@/lib/testing/test-setup';
+
+let mocks: BrowserMocks;
+let screen: ScreenFakes;
+
+beforeEach(async () => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  mocks = await resetState();
+  screen = fakeScreen(2560, 1440);
+});
+
+describe('cropBox', () => {
+  const image = { width: 2560, height: 1440 };
+
+  it('scales the rectangle by the device pixel ratio', () => {
+    expect(cropBox({ x: 100, y: 50, width: 200, height: 120 }, 2, image)).toEqual({ x: 200, y: 100, width: 400, height: 240 });
+    expect(cropBox({ x: 100, y: 50, width: 200, height: 120 }, 1, image)).toEqual({ x: 100, y: 50, width: 200, height: 120 });
+  });
+
+  it('rounds fractional edges (a 1.5 ratio) without gaps or growth', () => {
+    expect(cropBox({ x: 10.2, y: 0, width: 20.5, height: 10 }, 1.5, image)).toEqual({ x: 15, y: 0, width: 31, height: 15 });
+  });
+
+  it('clamps to the image', () => {
+    expect(cropBox({ x: -10, y: -5, width: 50, height: 25 }, 2, image)).toEqual({ x: 0, y: 0, width: 80, height: 40 });
+    expect(cropBox({ x: 1200, y: 700, width: 500, height: 500 }, 2, image)).toEqual({ x: 2400, y: 1400, width: 160, height: 40 });
+  });
+
+  it('answers null for a rectangle off the image', () => {
+    expect(cropBox({ x: 1300, y: 0, width: 10, height: 10 }, 2, image)).toBeNull();
+    expect(cropBox({ x: -50, y: 0, width: 40, height: 10 }, 1, image)).toBeNull();
+  });
+});
+
+describe('cropPng', () => {
+  it('draws the box of the screenshot onto a canvas of its size and answers PNG bytes', async () => {
+    const out = await cropPng(pngBytes(), { x: 100, y: 50, width: 200, height: 120 }, 2);
+    expect(screen.crops).toEqual([{ sx: 200, sy: 100, sw: 400, sh: 240, canvas: [400, 240] }]);
+    expect(out?.subarray(0, 4)).toEqual(new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
+  });
+});
+
+describe('captureVisible', () => {
+  it('takes a PNG of the window and answers its bytes', async () => {
+    expect(await captureVisible(3)).toEqual({ ok: true, bytes: pngBytes() });
+    expect(screen.capture).toHaveBeenCalledWith(3, { format: 'png' });
+  });
+
+  it('waits and tries once more when captures come too fast', async () => {
+    screen.capture.mockRejectedValueOnce(new Error('This request exceeds the MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND quota.'));
+    const sleep = vi.fn(async () => {});
+    expect(await captureVisible(3, sleep)).toMatchObject({ ok: true });
+    expect(sleep).toHaveBeenCalledTimes(1);
+    expect(screen.capture).toHaveBeenCalledTimes(2);
+  });
+
+  it('says a browser page cannot be captured', async () => {
+    screen.capture.mockRejectedValueOnce(new Error('Cannot access contents of url "chrome://settings/".'));
+    expect(await captureVisible(3)).toEqual({ ok: false, message: expect.stringMatching(/^This page cannot be captured/) });
+  });
+});
+
+describe('captureRegion', () => {
+  it('shows the overlay in the top frame with its strings, then crops the screenshot taken after it closed', async () => {
+    mocks.executeScript.mockResolvedValueOnce([{ result: { x: 100, y: 50, width: 200, height: 120, dpr: 2 } }]);
+    const shot = await captureRegion({ id: 7, windowId: 3 });
+    expect(shot).toMatchObject({ ok: true });
+    const [[call]] = mocks.executeScript.mock.calls as [[{ target: unknown; func: unknown; args: unknown[] }]];
+    expect(call.target).toEqual({ tabId: 7, frameIds: [0] });
+    expect(call.func).toBe(pickRegion);
+    expect(call.args[0]).toEqual({ label: expect.any(String), instructions: expect.stringMatching(/Escape/), size: '{width} × {height}' });
+    expect(mocks.executeScript.mock.invocationCallOrder[0]).toBeLessThan(screen.capture.mock.invocationCallOrder[0]!);
+    expect(screen.crops).toEqual([{ sx: 200, sy: 100, sw: 400, sh: 240, canvas: [400, 240] }]);
+  });
+
+  it('takes nothing when the member cancelled (or the page answered nonsense)', async () => {
+    mocks.executeScript.mockResolvedValueOnce([{ result: null }]);
+    expect(await captureRegion({ id: 7, windowId: 3 })).toBeNull();
+    mocks.executeScript.mockResolvedValueOnce([{ result: { x: 0, y: 0, width: -5, height: 10, dpr: 1 } }]);
+    expect(await captureRegion({ id: 7, windowId: 3 })).toBeNull();
+    expect(screen.capture).not.toHaveBeenCalled();
+  });
+
+  it('says so when the page cannot be scripted', async () => {
+    mocks.executeScript.mockRejectedValueOnce(new Error('Cannot access a chrome:// URL'));
+    expect(await captureRegion({ id: 7, windowId: 3 })).toEqual({ ok: false, message: expect.stringMatching(/^This page cannot be captured/) });
+  });
+});
