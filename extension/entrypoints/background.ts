@@ -4,6 +4,7 @@ import { onCommand } from '@/lib/background/keyboard-save';
 import { addAsset, onMenuClick } from '@/lib/background/menu-click';
 import { onNotificationClick } from '@/lib/background/notification-click';
 import { refreshMenus } from '@/lib/background/refresh-menus';
+import { savePageMedia } from '@/lib/page-media/save-page-media';
 import { provideLocale } from '@/lib/i18n/translate';
 import { zhCN } from '@/lib/i18n/zh-CN';
 
@@ -39,6 +40,10 @@ export default defineBackground(() => {
       case 'arkbridge:add':
         // Answered asynchronously: the new-group page shows a duplicate or a failure.
         addAsset(message.item).then(sendResponse, (error: Error) => sendResponse({ ok: false, message: error.message }));
+        return true;
+      case 'arkbridge:save-page-media':
+        // The side panel's "Save N to <group>": one result per item, in order.
+        savePageMedia(message).then(sendResponse, (error: Error) => sendResponse({ results: message.items.map(() => ({ ok: false, message: error.message })) }));
         return true;
     }
   });

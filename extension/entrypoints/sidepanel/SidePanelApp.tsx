@@ -1,0 +1,66 @@
+import { useState } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import { deferred, Later } from '@/entrypoints/popup/deferred';
+import { LibraryView } from '@/entrypoints/popup/library/LibraryView';
+import { PageMediaView } from '@/entrypoints/sidepanel/PageMediaView';
+import { type MessageKey, t } from '@/lib/i18n/translate';
+import { useDb } from '@/lib/popup/use-db';
+import { getConnection } from '@/lib/storage/stored-connection';
+
+type PanelTab = 'page' | 'library' | 'tasks';
+const TABS: { id: PanelTab; label: MessageKey }[] = [
+  { id: 'page', label: 'sidepanel.tabs.page' },
+  { id: 'library', label: 'app.tabs.library' },
+  { id: 'tasks', label: 'app.tabs.tasks' },
+];
+
+// The popup's own views. Library is imported as the popup does (at once): the modules both pages load
+// up front then form one shared chunk, where a lazy Library here would split the popup's first paint
+// into many small files (gzip compresses each alone: 2 KB more over the popup's budget). Tasks is lazy in both.
+const tasksView = deferred(() => import('@/entrypoints/popup/tasks/TasksView'));
+
+/** The side panel: "This page" (media of the followed tab), and the popup's Library and Tasks. */
+export function SidePanelApp({ fixedTabId }: { fixedTabId?: number }) {
+  const connection = useDb(getConnection, ['settings']);
+  const [tab, setTab] = useState<PanelTab>('page');
+  if (connection === undefined) return <main class="panel" aria-busy="true" />;
+  if (!connection || connection.needsReconnect) {
+    return (
+      <main class="panel">
+        <h1>{t('app.title')}</h1>
+        <p role="alert">{t(connection ? 'app.needsReconnect' : 'app.notConnected')}</p>
+        <button type="button" onClick={() => void browser.runtime.openOptionsPage()}>
+          {t('app.openOptions')}
+        </button>
+      </main>
+    );
+  }
+  const onKey = (event: KeyboardEvent) => {
+    // Arrow keys move between tabs, as in a tablist.
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (!step) return;
+    const next = TABS[(TABS.findIndex((x) => x.id === tab) + step + TABS.length) % TABS.length]!.id;
+    setTab(next);
+    document.getElementById(`ptab-${next}`)?.focus();
+  };
+  return (
+    <main class="panel">
+      <header class="panel-header">
+        <h1>{t('app.title')}</h1>
+        <span class="member">{t('app.connectedAs', { name: connection.memberName ?? '' })}</span>
+      </header>
+      <nav role="tablist" aria-label={t('app.title')} onKeyDown={onKey}>
+        {TABS.map(({ id, label }) => (
+          <button key={id} type="button" role="tab" id={`ptab-${id}`} aria-selected={tab === id} aria-controls={`ppanel-${id}`} tabIndex={tab === id ? 0 : -1} onClick={() => setTab(id)}>
+            {t(label)}
+          </button>
+        ))}
+      </nav>
+      <section role="tabpanel" id={`ppanel-${tab}`} aria-labelledby={`ptab-${tab}`}>
+        {tab === 'page' && <PageMediaView fixedTabId={fixedTabId} />}
+        {tab === 'library' && <LibraryView />}
+        {tab === 'tasks' && <Later part={tasksView}>{({ TasksView }) => <TasksView />}</Later>}
+      </section>
+    </main>
+  );
+}

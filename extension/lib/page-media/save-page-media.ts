@@ -1,0 +1,49 @@
+import { browser, type Browser } from 'wxt/browser';
+import type { SavePageMediaItem, SavePageMediaMessage, SavePageMediaReply, SavePageMediaResult } from '@/lib/background-messages';
+import { addAsset, itemToAdd } from '@/lib/background/menu-click';
+import { planFromUrl } from '@/lib/capture/capture-plan';
+import { t } from '@/lib/i18n/translate';
+import { connectedClient } from '@/lib/proxy/connected-client';
+import { assetStore } from '@/lib/storage/asset-store';
+import { groupStore } from '@/lib/storage/group-store';
+
+/**
+ * The background's side of the side panel's "Save N to <group>": each item goes the context menu's
+ * way (menu-click's `itemToAdd` and `addAsset`: linked, or read in its frame and uploaded; the
+ * duplicate guard; the queue), one after another, and each is answered: the record made, or why not.
+ */
+export async function savePageMedia({ groupId, tabId, items }: Pick<SavePageMediaMessage, 'groupId' | 'tabId' | 'items'>): Promise<SavePageMediaReply> {
+  const all = (message: string): SavePageMediaReply => ({ results: items.map(() => ({ ok: false, message })) });
+  const connected = await connectedClient();
+  if (!connected) return all(t('sidepanel.save.notConnected'));
+  if (!(await groupStore.get(groupId))) return all(t('sidepanel.save.groupGone'));
+  // The tab's title names an item that has no other name; without it the item still saves.
+  const tab = (await browser.tabs.get(tabId).catch(() => undefined)) ?? ({ id: tabId } as Browser.tabs.Tab);
+  const results: SavePageMediaResult[] = [];
+  for (const item of items) {
+    results.push(await saveOne(groupId, tab, item, connected.connection.allowHttpMedia).catch((error: Error) => ({ ok: false as const, message: error.message })));
+  }
+  return { results };
+}
+
+async function saveOne(groupId: string, tab: Browser.tabs.Tab, item: SavePageMediaItem, allowHttp = false): Promise<SavePageMediaResult> {
+  // A refused address is answered here, not as the menu's notification (one per item would pile up).
+  const plan = planFromUrl(item.url, allowHttp);
+  if (plan.how === 'refuse') return { ok: false, message: `${plan.reason} ${plan.advice}` };
+  // The panel already chose the largest srcset candidate: no probe of the element.
+  const media = await itemToAdd({ type: item.type, srcUrl: item.url, tab, frameId: item.frameId ?? 0, probe: false, documentUrl: '' }, allowHttp);
+  if (!media) return { ok: false, message: t('sidepanel.save.refused') };
+  const named = item.name ? { ...media, name: item.name, ...(media.upload ? { upload: { ...media.upload, name: item.name } } : {}) } : media;
+  const reply = await addAsset({ groupId, ...named });
+  if (reply.ok) return { ok: true, localId: reply.localId ?? '' };
+  const live = await liveRecordOf(groupId, item.url);
+  return live ? { ok: false, message: reply.message, duplicate: true, localId: live.localId } : reply;
+}
+
+/**
+ * The record that made addAsset answer "already there" (addQueued's duplicate: the same address, or
+ * an upload from it, not Failed), for the panel to follow; none when the refusal was something else.
+ */
+async function liveRecordOf(groupId: string, url: string) {
+  return (await assetStore.ofGroup(groupId)).find((r) => r.status !== 'Failed' && (r.url === url || (r.capture?.how === 'upload' && r.capture.source === url)));
+}
