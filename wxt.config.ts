@@ -30,7 +30,9 @@ export default defineConfig({
   manifest: ({ browser }) => ({
     name: 'Arkbridge',
     description: 'Add web images, videos and audio to your team asset library and turn them into AI video.',
-    permissions: ['contextMenus', 'alarms', 'notifications', 'downloads', 'activeTab', 'scripting'],
+    // `offscreen` (Chrome): uploads are sent from an offscreen document, where XMLHttpRequest counts
+    // the bytes sent (lib/capture/upload-transport); Firefox's background page has it already.
+    permissions: ['contextMenus', 'alarms', 'notifications', 'downloads', 'activeTab', 'scripting', ...(browser === 'firefox' ? [] : ['offscreen'])],
     optional_host_permissions: ['http://*/*', 'https://*/*'],
     // The keyboard save (lib/background/keyboard-save). Alt+Shift+S suits both browsers' rules for a
     // suggested key (Chrome: Ctrl or Alt, never Ctrl+Alt, Shift optional; Firefox: a modifier other

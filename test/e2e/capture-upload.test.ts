@@ -39,7 +39,7 @@ interface AssetRow {
   type: string;
   status: string;
   error?: string;
-  capture?: { how: 'link' } | { how: 'upload'; reason: string; stage: string; source: string; size?: number; uploadId?: string; contentType?: string };
+  capture?: { how: 'link' } | { how: 'upload'; reason: string; stage: string; source: string; size?: number; sent?: number; uploadId?: string; contentType?: string };
 }
 
 interface UploadRow {
@@ -160,12 +160,15 @@ test('what the service cannot fetch is read in the page and uploaded; public med
 
   // --- While http:// is taken: the four the service cannot fetch are uploaded, the public video linked. ---
   const stages: string[] = [];
+  const sentSeen: number[] = [];
   const watching = (async () => {
     // The big video's stages as the item shows them (the read from the page, then the upload).
     for (let i = 0; i < 400 && !stages.includes('uploaded'); i++) {
       const big = (await readAssets()).find((a) => a.capture?.how === 'upload' && a.capture.source === src.bigVideo);
       const stage = big?.capture?.how === 'upload' ? big.capture.stage : undefined;
       if (stage && stages.at(-1) !== stage) stages.push(stage);
+      const sent = big?.capture?.how === 'upload' ? big.capture.sent : undefined;
+      if (sent !== undefined && sentSeen.at(-1) !== sent) sentSeen.push(sent);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   })();
@@ -202,6 +205,14 @@ test('what the service cannot fetch is read in the page and uploaded; public med
     if ('size' in item) expect(row!.capture).toMatchObject({ size: item.size, contentType: 'video/mp4' });
   }
 
+  // Chrome's service worker has no XMLHttpRequest: the uploads went through the offscreen document,
+  // which counts the bytes sent (the item's "Uploading: 3 MB of 8 MB").
+  const offscreen = await browser!.serviceWorker.evaluate(async () => {
+    const runtime = (globalThis as unknown as { chrome: { runtime: { getContexts(filter: object): Promise<{ documentUrl?: string }[]> } } }).chrome.runtime;
+    return (await runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] })).map((c) => new URL(c.documentUrl ?? '').pathname);
+  });
+  expect(offscreen).toEqual(['/offscreen.html']);
+
   // --- The proxy kept exactly the uploads; the library's URLs say which path each took. ---
   const { uploads } = await member<{ uploads: UploadRow[] }>('/proxy/uploads');
   const uploadedRows = rows.filter((r) => r.capture?.how === 'upload');
@@ -231,6 +242,6 @@ test('what the service cannot fetch is read in the page and uploaded; public med
   await popup.screenshot({ path: join(SCREENSHOTS, 'popup-uploads.png'), fullPage: true });
 
   expect(pageErrors).toEqual([]);
-  console.info(`capture-upload e2e: big video stages seen ${JSON.stringify(stages)}; uploads ${JSON.stringify(uploads.map((u) => [u.contentType, u.size]))}`);
+  console.info(`capture-upload e2e: big video stages seen ${JSON.stringify(stages)}, bytes sent seen ${JSON.stringify(sentSeen)}; uploads ${JSON.stringify(uploads.map((u) => [u.contentType, u.size]))}`);
   await Promise.all([page.close(), options.close(), popup.close()]);
 });

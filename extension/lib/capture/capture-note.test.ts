@@ -18,6 +18,7 @@ describe('captureNote', () => {
     expect(captureNote(upload({ stage: 'reading', read: 12 * 1024 * 1024, size: 48.3 * 1024 * 1024 }))).toBe('Reading from the page: 12 MB of 48.3 MB');
     expect(captureNote(upload({ stage: 'waiting', reason: 'data' }))).toBe('Waiting to upload 2.1 MB (embedded in the page)');
     expect(captureNote(upload({ stage: 'uploading', reason: 'http' }))).toBe('Uploading 2.1 MB (the proxy takes no http:// links)…');
+    expect(captureNote(upload({ stage: 'uploading', reason: 'file', sent: 1024 * 1024 }))).toBe('Uploading: 1 MB of 2.1 MB (a file from this computer)');
     expect(captureNote(upload({}))).toBe('Uploaded 2.1 MB (the site needs sign-in)');
   });
 
@@ -27,8 +28,10 @@ describe('captureNote', () => {
     expect(captureNote(upload({ reason: 'blob' }))).toBe('已上传 2.1 MB（只有页面能读取）');
   });
 
-  it('gives the reading progress when the size is known', () => {
+  it('gives the reading and sending progress when the size is known', () => {
     expect(captureProgress(upload({ stage: 'reading', read: 25, size: 100 }))).toBe(0.25);
+    expect(captureProgress(upload({ stage: 'uploading', sent: 75, size: 100 }))).toBe(0.75);
+    expect(captureProgress(upload({ stage: 'uploading', size: 100 }))).toBeNull();
     expect(captureProgress(upload({ stage: 'reading', read: 25, size: undefined }))).toBeNull();
     expect(captureProgress(upload({}))).toBeNull();
   });

@@ -21,15 +21,18 @@ export function captureNote(record: Pick<AssetRecord, 'capture'>): string | null
     case 'waiting':
       return t('capture.note.waiting', { size, reason });
     case 'uploading':
+      if (capture.sent && capture.size) return t('capture.note.uploadingOf', { sent: formatSize(Math.min(capture.sent, capture.size)), size, reason });
       return t('capture.note.uploading', { size, reason });
     default:
       return t('capture.note.uploaded', { size, reason });
   }
 }
 
-/** Progress of an upload being read, 0 to 1, when its size is known (a progress bar), else null. */
+/** Progress of an upload being read or sent, 0 to 1, when its size is known (a progress bar), else null. */
 export function captureProgress(record: Pick<AssetRecord, 'capture'>): number | null {
   const capture = record.capture;
-  if (capture?.how !== 'upload' || capture.stage !== 'reading' || !capture.size) return null;
-  return Math.min(1, (capture.read ?? 0) / capture.size);
+  if (capture?.how !== 'upload' || !capture.size) return null;
+  if (capture.stage === 'reading') return Math.min(1, (capture.read ?? 0) / capture.size);
+  if (capture.stage === 'uploading' && capture.sent !== undefined) return Math.min(1, capture.sent / capture.size);
+  return null;
 }

@@ -7,6 +7,7 @@ export const captureEn = {
   'capture.note.readingOf': 'Reading from the page: {read} of {size}',
   'capture.note.waiting': 'Waiting to upload {size} ({reason})',
   'capture.note.uploading': 'Uploading {size} ({reason})…',
+  'capture.note.uploadingOf': 'Uploading: {sent} of {size} ({reason})',
   'capture.note.uploaded': 'Uploaded {size} ({reason})',
   'capture.reason.data': 'embedded in the page',
   'capture.reason.blob': 'only the page can read it',
@@ -40,4 +41,5 @@ export const captureEn = {
   'upload.error.type': 'The proxy did not take this file: {message}',
   'upload.error.notConfigured': 'The proxy’s media store is not set up; ask its admin to configure it.',
   'upload.error.answer': '{url} answered the upload, but not like an Arkbridge proxy.',
+  'upload.error.interrupted': 'The upload was interrupted; it is tried again.',
 } as const;

@@ -8,6 +8,7 @@ export const captureZhCN: Record<keyof typeof captureEn, string> = {
   'capture.note.readingOf': '正在从页面读取：{read} / {size}',
   'capture.note.waiting': '等待上传 {size}（{reason}）',
   'capture.note.uploading': '正在上传 {size}（{reason}）…',
+  'capture.note.uploadingOf': '正在上传：{sent} / {size}（{reason}）',
   'capture.note.uploaded': '已上传 {size}（{reason}）',
   'capture.reason.data': '嵌入在页面中',
   'capture.reason.blob': '只有页面能读取',
@@ -38,4 +39,5 @@ export const captureZhCN: Record<keyof typeof captureEn, string> = {
   'upload.error.type': '代理不接受此文件：{message}',
   'upload.error.notConfigured': '代理的媒体存储尚未配置；请联系其管理员进行配置。',
   'upload.error.answer': '{url} 回应了上传，但不像 Arkbridge 代理。',
+  'upload.error.interrupted': '上传被中断，将重新尝试。',
 };

@@ -26,6 +26,11 @@ export class ProxyClient {
     private readonly fetchImpl: typeof fetch = (...args) => fetch(...args),
   ) {}
 
+  /** The same connection over another fetch (xhr-fetch, which counts the bytes of a body sent). */
+  withFetch(fetchImpl: typeof fetch): ProxyClient {
+    return new ProxyClient(this.connection, fetchImpl);
+  }
+
   /** The proxy's origin (messages about an unreachable proxy name it). */
   get proxyUrl(): string {
     return this.connection.proxyUrl;

@@ -99,6 +99,8 @@ export async function proxyTestbed(): Promise<{ proxy: FakeProxy; client: ProxyC
 export async function backgroundTestbed(fake: ('Date' | 'setTimeout' | 'clearTimeout')[] = []): Promise<{ proxy: FakeProxy; mocks: BrowserMocks }> {
   const { proxy, mocks } = await proxyTestbed();
   vi.stubGlobal('fetch', proxy.fetch);
+  // Chrome's background is a service worker: no XMLHttpRequest (capture/upload-transport).
+  vi.stubGlobal('XMLHttpRequest', undefined);
   vi.useFakeTimers({ toFake: [...new Set([...fake, 'setTimeout', 'clearTimeout'] as const)] });
   return { proxy, mocks };
 }

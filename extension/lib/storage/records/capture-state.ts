@@ -36,6 +36,8 @@ export type CaptureState =
       bytesKey: string;
       /** Bytes read so far (while `reading`). */
       read?: number;
+      /** Bytes sent so far (while `uploading`, where the browser counts them: capture/upload-transport). */
+      sent?: number;
       /** Size in bytes, once known. */
       size?: number;
       contentType?: string;
