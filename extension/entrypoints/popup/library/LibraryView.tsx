@@ -1,13 +1,21 @@
-import { useEffect, useMemo, useReducer, useRef } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { useEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
 import { deferred, PartPending, useDeferred } from '@/entrypoints/popup/deferred';
+import { AssetTile } from '@/entrypoints/popup/library/AssetTile';
 import { Confirm } from '@/entrypoints/popup/library/Confirm';
+import { AddFilesButton, DROP_GROUP, FileDrop } from '@/entrypoints/popup/library/FileDrop';
+import { FileReads } from '@/entrypoints/popup/library/FileReads';
+import { GroupPicker } from '@/entrypoints/popup/library/GroupPicker';
+import { useLocalFiles } from '@/entrypoints/popup/library/use-local-files';
 import { GroupForm } from '@/entrypoints/popup/library/GroupForm';
 import { StatusChip, TypeBadge } from '@/entrypoints/popup/library/StatusChips';
 import { VirtualList } from '@/entrypoints/popup/library/VirtualList';
 import { captureNote } from '@/lib/capture/capture-note';
 import { t } from '@/lib/i18n/translate';
+import { dropGroup, fileGroups } from '@/lib/library/drop-group';
 import { deleteGroup } from '@/lib/library/group-actions';
+import { type LibraryLayout, readLibraryLayout, rememberLibraryLayout } from '@/lib/library/library-layout';
 import { refreshLibrary, refreshLibraryIfStale } from '@/lib/library/library-refresh';
 import { countByGroup, filterAssets, isNarrowed, readLibrary, STATUS_FILTERS, type StatusFilter } from '@/lib/library/library-view-model';
 import { useDb } from '@/lib/popup/use-db';
@@ -17,12 +25,19 @@ import { describeFailure, notConnected, type Problem, problemOf } from '@/lib/pr
 import '@/entrypoints/popup/library/library.css';
 import { initialLibraryView, type LibraryViewAction, libraryViewReducer, type Sync } from '@/entrypoints/popup/library/library-view-state';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
+import { lastUsedGroup } from '@/lib/storage/last-used-group';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import type { GroupRecord } from '@/lib/storage/records/group-record';
 
 export const ASSET_ROW_HEIGHT = 56;
 export const GROUP_ROW_HEIGHT = 48;
 export const LIST_HEIGHT = 300;
+/** The grid: cells at least this wide (three across the popup), rows this high, three rows in view. */
+export const GRID_CELL_WIDTH = 120;
+export const GRID_ROW_HEIGHT = 112;
+export const GRID_HEIGHT = 3 * GRID_ROW_HEIGHT;
+/** Grid rows rendered beyond those in view (their media not loaded): enough for a smooth scroll. */
+const GRID_OVERSCAN = 2;
 
 /**
  * An asset's detail (preview, readiness, rename, delete): a chunk loaded when one is opened, with
@@ -52,6 +67,19 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
 
   const mounted = useRef(true);
   useEffect(() => () => void (mounted.current = false), []);
+  const [layout, setLayout] = useState<LibraryLayout>(readLibraryLayout);
+  const chooseLayout = (next: LibraryLayout) => {
+    rememberLibraryLayout(next);
+    setLayout(next);
+  };
+  const files = useLocalFiles();
+  /** Files waiting for the member to choose their group. */
+  const [choosing, setChoosing] = useState<File[] | null>(null);
+  const [lastUsed, setLastUsed] = useState<string | null>(null);
+  // Read again with the library: another save (the menu, the keyboard) may have changed it.
+  useEffect(() => {
+    void lastUsedGroup.id().then((id) => mounted.current && setLastUsed(id));
+  }, [data]);
 
   /** `whenStale`: on open, skip when the library was refreshed a moment ago. */
   async function refresh(whenStale = false) {
@@ -98,6 +126,39 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
   const detail = useDeferred(assetDetail, opened !== undefined);
 
   if (!data) return <div class="library" aria-busy="true" />;
+
+  /** Files into a group: shown there, each as its item once read. */
+  const addFiles = (target: string, list: File[]) => {
+    setChoosing(null);
+    setLastUsed(target);
+    if (target !== groupId || openId) go({ groupId: target, openId: null }, 'library-group-title');
+    void files.add(target, list);
+  };
+  /** Dropped on a group's row (`row`), or anywhere else / picked (null): see dropGroup. */
+  const receiveFiles = (list: File[], row: string | null) => {
+    const target = dropGroup({ row, open: group?.id ?? null, lastUsed }, groups);
+    if (target) addFiles(target, list);
+    else setChoosing(list);
+  };
+  const fileTarget = dropGroup({ row: null, open: group?.id ?? null, lastUsed }, groups);
+  const withDrop = (content: ComponentChildren) => (
+    <FileDrop targetName={fileTarget ? (groupsById.get(fileTarget)?.name ?? null) : null} groupName={(id) => groupsById.get(id)?.name} onFiles={receiveFiles}>
+      {content}
+    </FileDrop>
+  );
+  const fileParts = (
+    <>
+      {choosing && <GroupPicker count={choosing.length} groups={fileGroups(groups)} onPick={(id) => addFiles(id, choosing)} onCancel={() => setChoosing(null)} />}
+      {files.notices.length > 0 && (
+        <Banner tone="error">
+          {files.notices.map((message, i) => (
+            <p key={i}>{message}</p>
+          ))}
+        </Banner>
+      )}
+      <FileReads reads={files.reads} />
+    </>
+  );
 
   /** To another screen, then focus goes to `focus` (an element id). */
   const go = (to: Extract<LibraryViewAction, { type: 'go' }>['to'], focus: string) => {
@@ -181,19 +242,28 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
     </div>
   );
 
+  const grid = layout === 'grid';
   const assetList = (
     <>
-      <p class="library__count" aria-live="polite">
-        {t('library.assetCount', { count: shown.length })}
-      </p>
+      <div class="library__listbar">
+        <p class="library__count" aria-live="polite">
+          {t('library.assetCount', { count: shown.length })}
+        </p>
+        <LayoutToggle layout={layout} onChange={chooseLayout} />
+      </div>
       <VirtualList
+        // A new list (scroll, active item) when the layout changes: positions differ.
+        key={layout}
         id="library-assets"
         label={group ? t('library.assetsOf', { name: group.name }) : t('library.results')}
         items={shown}
         getKey={(a) => a.localId}
-        rowHeight={ASSET_ROW_HEIGHT}
-        height={Math.min(LIST_HEIGHT, Math.max(shown.length, 1) * ASSET_ROW_HEIGHT)}
-        renderRow={(a) => <AssetRow asset={a} groupName={group ? null : (groupsById.get(a.groupId)?.name ?? null)} />}
+        {...(grid
+          ? { rowHeight: GRID_ROW_HEIGHT, cellMinWidth: GRID_CELL_WIDTH, overscan: GRID_OVERSCAN, height: Math.min(GRID_HEIGHT, Math.max(1, Math.ceil(shown.length / 3)) * GRID_ROW_HEIGHT) }
+          : { rowHeight: ASSET_ROW_HEIGHT, height: Math.min(LIST_HEIGHT, Math.max(shown.length, 1) * ASSET_ROW_HEIGHT) })}
+        renderRow={(a, _index, _active, visible) =>
+          grid ? <AssetTile asset={a} visible={visible} /> : <AssetRow asset={a} visible={visible} groupName={group ? null : (groupsById.get(a.groupId)?.name ?? null)} />
+        }
         onOpen={(a) => go({ openId: a.localId }, 'library-asset-title')}
         empty={<p class="muted">{narrowed ? t('library.noMatch') : t('library.emptyGroup')}</p>}
       />
@@ -202,7 +272,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
 
   if (group) {
     const person = group.type === 'LivenessFace';
-    return (
+    return withDrop(
       <div class="library">
         {statusLine}
         <div class="library__bar">
@@ -235,21 +305,24 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
             <button type="button" class="danger" onClick={() => dispatch({ type: 'confirmDelete' })}>
               {t('library.group.delete')}
             </button>
+            {!person && <AddFilesButton onFiles={(list) => addFiles(group.id, list)} />}
           </div>
         )}
         <p class="muted">{t(person ? 'library.group.personHint' : 'library.group.addHint')}</p>
+        {fileParts}
         {filters}
         {assetList}
-      </div>
+      </div>,
     );
   }
 
-  return (
+  return withDrop(
     <div class="library">
       {statusLine}
       <div class="library__bar">
         <h2 id="library-title">{t('library.groups')}</h2>
         <span class="library__tools">
+          <AddFilesButton onFiles={(list) => receiveFiles(list, null)} />
           <button type="button" onClick={() => void refresh()} disabled={sync.state === 'refreshing'}>
             {t('library.refresh')}
           </button>
@@ -261,6 +334,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
         </span>
       </div>
       {banners}
+      {fileParts}
       {form === 'new' && (
         <GroupForm
           onDone={(created) => go({ groupId: created.id }, 'library-group-title')}
@@ -280,11 +354,25 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
           rowHeight={GROUP_ROW_HEIGHT}
           height={Math.min(LIST_HEIGHT, Math.max(groups.length, 1) * GROUP_ROW_HEIGHT)}
           renderRow={(g) => <GroupRow group={g} count={counts.get(g.id) ?? 0} />}
+          itemProps={(g): Record<string, string> => (g.type === 'LivenessFace' ? {} : { [DROP_GROUP]: g.id })}
           onOpen={(g) => go({ groupId: g.id }, 'library-group-title')}
           empty={<p class="muted">{t('library.noGroups')}</p>}
         />
       )}
-    </div>
+    </div>,
+  );
+}
+
+/** List or grid, remembered (library-layout). */
+function LayoutToggle({ layout, onChange }: { layout: LibraryLayout; onChange: (layout: LibraryLayout) => void }) {
+  return (
+    <span class="layout-toggle" role="group" aria-label={t('library.grid.layout')}>
+      {(['list', 'grid'] as const).map((option) => (
+        <button key={option} type="button" aria-pressed={layout === option} onClick={() => onChange(option)}>
+          {t(`library.grid.${option}`)}
+        </button>
+      ))}
+    </span>
   );
 }
 
@@ -302,14 +390,17 @@ function GroupRow({ group, count }: { group: GroupRecord; count: number }) {
   );
 }
 
-function AssetRow({ asset, groupName }: { asset: AssetRecord; groupName: string | null }) {
+/** `visible`: in view, its thumbnail may load (not for the rows rendered beyond the view). */
+function AssetRow({ asset, groupName, visible }: { asset: AssetRecord; groupName: string | null; visible: boolean }) {
   const failed = asset.status === 'Failed' && asset.error;
   // How it reached the library, or where its upload stands ("Saved by link", "Uploading 48.3 MB…").
   const about = [groupName, failed ? null : captureNote(asset)].filter(Boolean).join(' · ');
   return (
     <div class="row row--asset">
-      {asset.type === 'Image' ? (
+      {asset.type === 'Image' && visible ? (
         <img class="thumb" src={asset.url} alt="" loading="lazy" decoding="async" width={40} height={40} />
+      ) : asset.type === 'Image' ? (
+        <span class="thumb" aria-hidden="true" />
       ) : (
         <span class={`thumb thumb--${asset.type.toLowerCase()}`} aria-hidden="true">
           {asset.type === 'Video' ? '▶' : '♪'}

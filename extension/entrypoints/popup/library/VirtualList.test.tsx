@@ -1,7 +1,7 @@
 import { act } from 'preact/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mount, unmount } from '@/components/dom-testing';
-import { VirtualList } from '@/entrypoints/popup/library/VirtualList';
+import { UNMEASURED_COLUMNS, VirtualList } from '@/entrypoints/popup/library/VirtualList';
 
 const ROW = 40;
 const HEIGHT = 320;
@@ -97,5 +97,77 @@ describe('VirtualList', () => {
     mount(<VirtualList id="l" label="Empty" items={[]} getKey={String} rowHeight={ROW} height={HEIGHT} renderRow={String} empty={<p>Nothing here</p>} />);
     expect(document.querySelector('[role="listbox"]')).toBeNull();
     expect(document.body.textContent).toContain('Nothing here');
+  });
+});
+
+describe('VirtualList as a grid', () => {
+  const COLUMNS = UNMEASURED_COLUMNS;
+  function openGrid(onOpen = vi.fn()) {
+    mount(
+      <VirtualList
+        id="grid"
+        label="Tiles"
+        items={items}
+        getKey={(i) => i.id}
+        rowHeight={ROW}
+        height={HEIGHT}
+        cellMinWidth={100}
+        overscan={2}
+        renderRow={(i, _index, _active, visible) => <span data-visible={String(visible)}>{i.name}</span>}
+        onOpen={onOpen}
+      />,
+    );
+    return onOpen;
+  }
+  const rowsInPage = () => new Set(options().map((o) => o.dataset.row)).size;
+  const visibleNames = () => options().filter((o) => o.querySelector('[data-visible="true"]')).map((o) => o.textContent);
+
+  it('windows 10,000 items by rows of several columns: a bounded number of rows in the page', () => {
+    openGrid();
+    // Eight rows in view and two more on each side that exist (none above the first).
+    expect(rowsInPage()).toBe(HEIGHT / ROW + 2);
+    expect(options().length).toBe(rowsInPage() * COLUMNS);
+    expect((listbox().firstElementChild as HTMLElement).style.height).toBe(`${Math.ceil(10_000 / COLUMNS) * ROW}px`);
+    const fifth = options()[4]!;
+    expect(fifth.style.top).toBe(`${ROW}px`);
+    expect(fifth.style.left).toBe(`${100 / COLUMNS}%`);
+    scrollTo(2000 * ROW);
+    expect(rowsInPage()).toBe(HEIGHT / ROW + 4);
+    expect(rendered()).toContain(`Item ${2000 * COLUMNS}`);
+    expect(rendered()).not.toContain('Item 0');
+  });
+
+  it('says which items are in view, so that only their media loads (not the rows rendered beyond it)', () => {
+    openGrid();
+    expect(visibleNames()).toEqual(items.slice(0, (HEIGHT / ROW) * COLUMNS).map((i) => i.name));
+    expect(rendered()).toContain(`Item ${(HEIGHT / ROW) * COLUMNS}`); // rendered, in the overscan, but not visible
+    scrollTo(500 * ROW);
+    expect(visibleNames()[0]).toBe(`Item ${500 * COLUMNS}`);
+    expect(visibleNames()).toHaveLength((HEIGHT / ROW) * COLUMNS);
+  });
+
+  it('moves by one with left and right and by a row with up and down; Enter opens', () => {
+    const onOpen = openGrid();
+    act(() => listbox().focus());
+    expect(listbox().getAttribute('aria-activedescendant')).toBe('grid-o-item-0');
+    key('ArrowRight');
+    key('ArrowDown');
+    expect(listbox().getAttribute('aria-activedescendant')).toBe(`grid-o-item-${1 + COLUMNS}`);
+    key('ArrowLeft');
+    key('ArrowUp');
+    expect(listbox().getAttribute('aria-activedescendant')).toBe('grid-o-item-0');
+    key('ArrowUp');
+    expect(listbox().getAttribute('aria-activedescendant')).toBe('grid-o-item-0');
+    key('End');
+    expect(listbox().getAttribute('aria-activedescendant')).toBe('grid-o-item-9999');
+    key('Enter');
+    expect(onOpen).toHaveBeenCalledWith(items[9999], 9999);
+  });
+
+  it('leaves left and right alone in a list', () => {
+    open();
+    act(() => listbox().focus());
+    key('ArrowRight');
+    expect(listbox().getAttribute('aria-activedescendant')).toBe('list-o-item-0');
   });
 });

@@ -13,33 +13,71 @@ export interface VirtualListProps<T> {
   rowHeight: number;
   /** Height of the scrolling viewport, in pixels. */
   height: number;
+  /**
+   * A grid: as many columns as fit cells at least this wide (the viewport's width, measured), items
+   * placed left to right, row by row. Absent: a list (one column).
+   */
+  cellMinWidth?: number;
   /** Rows rendered above and below the visible ones. */
   overscan?: number;
-  renderRow: (item: T, index: number, active: boolean) => ComponentChildren;
+  /** `visible`: the item is in the viewport (not only in the overscan): media may load. */
+  renderRow: (item: T, index: number, active: boolean, visible: boolean) => ComponentChildren;
   /** Enter, or a click on a row. */
   onOpen?: (item: T, index: number) => void;
   /** Shown instead of the list when there are no items. */
   empty?: ComponentChildren;
+  /** Extra attributes of an item's element (e.g. a drop target's data). */
+  itemProps?: (item: T) => Record<string, string>;
 }
+
+/** Columns before the viewport was measured (happy-dom, the first render): the popup's width fits three. */
+export const UNMEASURED_COLUMNS = 3;
 
 /** Option ids must be valid ids whatever the keys contain. */
 const optionId = (listId: string, key: string) => `${listId}-o-${key.replace(/[^A-Za-z0-9_-]/g, (c) => `_${c.charCodeAt(0).toString(16)}`)}`;
 
+/** The rows to render for a scroll position: those in view, and `overscan` more on each side. */
+export function windowRows(top: number, height: number, rowHeight: number, rowCount: number, overscan: number) {
+  const firstVisible = Math.floor(top / rowHeight);
+  const lastVisible = Math.min(rowCount - 1, Math.ceil((top + height) / rowHeight) - 1);
+  return { first: Math.max(0, firstVisible - overscan), last: Math.min(rowCount - 1, lastVisible + overscan), firstVisible, lastVisible };
+}
+
+/** The viewport's width (0 until laid out), followed as it resizes (the side panel can be dragged wider). */
+function useWidth(element: { current: HTMLElement | null }, wanted: boolean): number {
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const target = element.current;
+    if (!wanted || !target) return;
+    setWidth(target.clientWidth);
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setWidth(target.clientWidth));
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [wanted, element.current]);
+  return width;
+}
+
 /**
- * A list of fixed-height rows that renders only the visible ones (plus `overscan`), so ten
- * thousand items scroll like ten. Keyboard: the list is one tab stop (role="listbox"); arrow keys,
- * Home/End and PageUp/PageDown move the active row (aria-activedescendant), Enter opens it.
+ * A list (or a grid) of fixed-height rows that renders only the visible rows (plus `overscan`), so
+ * ten thousand items scroll like ten. Keyboard: the list is one tab stop (role="listbox"); arrow
+ * keys (left and right too in a grid), Home/End and PageUp/PageDown move the active item
+ * (aria-activedescendant), Enter opens it.
  */
-export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, overscan = 6, renderRow, onOpen, empty }: VirtualListProps<T>) {
+export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, cellMinWidth, overscan = 6, renderRow, onOpen, empty, itemProps }: VirtualListProps<T>) {
   const viewport = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [activeKey, setActiveKey] = useState<string | null>(null);
+  const grid = cellMinWidth !== undefined;
+  const width = useWidth(viewport, grid && items.length > 0);
+  const columns = !grid ? 1 : width > 0 ? Math.max(1, Math.floor(width / cellMinWidth)) : UNMEASURED_COLUMNS;
+  const rowCount = Math.ceil(items.length / columns);
 
   const found = activeKey === null ? -1 : items.findIndex((item) => getKey(item) === activeKey);
   const activeIndex = found;
 
   // The items shrank under the scroll position (a filter): go back into range.
-  const maxTop = Math.max(0, items.length * rowHeight - height);
+  const maxTop = Math.max(0, rowCount * rowHeight - height);
   useLayoutEffect(() => {
     if (scrollTop > maxTop) {
       if (viewport.current) viewport.current.scrollTop = maxTop;
@@ -55,10 +93,11 @@ export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, ov
   if (!items.length) return <div class="vlist-empty">{empty}</div>;
 
   const top = Math.min(scrollTop, maxTop);
-  const first = Math.max(0, Math.floor(top / rowHeight) - overscan);
-  const last = Math.min(items.length - 1, Math.ceil((top + height) / rowHeight) + overscan - 1);
+  const rows = windowRows(top, height, rowHeight, rowCount, overscan);
+  const first = rows.first * columns;
+  const last = Math.min(items.length - 1, (rows.last + 1) * columns - 1);
   const indexes: number[] = [];
-  // The active row stays rendered (aria-activedescendant must point at an element) even when scrolled away.
+  // The active item stays rendered (aria-activedescendant must point at an element) even when scrolled away.
   if (activeIndex >= 0 && activeIndex < first) indexes.push(activeIndex);
   for (let i = first; i <= last; i++) indexes.push(i);
   if (activeIndex > last) indexes.push(activeIndex);
@@ -73,19 +112,27 @@ export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, ov
     const clamped = Math.max(0, Math.min(items.length - 1, index));
     setActiveKey(getKey(items[clamped]!));
     // Keep it in view.
-    const rowTop = clamped * rowHeight;
+    const rowTop = Math.floor(clamped / columns) * rowHeight;
     if (rowTop < top) scrollTo(rowTop);
     else if (rowTop + rowHeight > top + height) scrollTo(rowTop + rowHeight - height);
   };
 
-  const page = Math.max(1, Math.floor(height / rowHeight) - 1);
+  const page = Math.max(1, Math.floor(height / rowHeight) - 1) * columns;
   const onKeyDown = (event: KeyboardEvent) => {
     const current = activeIndex < 0 ? -1 : activeIndex;
     switch (event.key) {
       case 'ArrowDown':
-        activate(current + 1);
+        activate(current < 0 ? 0 : Math.min(current + columns, items.length - 1));
         break;
       case 'ArrowUp':
+        activate(current < 0 ? 0 : current - columns < 0 ? current : current - columns);
+        break;
+      case 'ArrowRight':
+        if (!grid) return;
+        activate(current + 1);
+        break;
+      case 'ArrowLeft':
+        if (!grid) return;
         activate(current < 0 ? 0 : current - 1);
         break;
       case 'Home':
@@ -111,11 +158,12 @@ export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, ov
     event.preventDefault();
   };
 
+  const cellWidth = 100 / columns;
   return (
     <div
       ref={viewport}
       id={id}
-      class="vlist"
+      class={grid ? 'vlist vlist--grid' : 'vlist'}
       role="listbox"
       tabIndex={0}
       aria-label={label}
@@ -124,30 +172,39 @@ export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, ov
       onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
       onKeyDown={onKeyDown}
       onFocus={() => {
-        if (activeIndex < 0) activate(Math.min(items.length - 1, Math.floor(top / rowHeight)));
+        if (activeIndex < 0) activate(Math.min(items.length - 1, Math.floor(top / rowHeight) * columns));
       }}
     >
-      <div style={{ height: `${items.length * rowHeight}px`, position: 'relative' }}>
+      <div style={{ height: `${rowCount * rowHeight}px`, position: 'relative' }}>
         {indexes.map((index) => {
           const item = items[index]!;
           const key = getKey(item);
           const active = index === activeIndex;
+          const row = Math.floor(index / columns);
+          const column = index % columns;
+          const visible = row >= rows.firstVisible && row <= rows.lastVisible;
           return (
             <div
               key={key}
+              {...itemProps?.(item)}
               id={optionId(id, key)}
               class={active ? 'vlist__row vlist__row--active' : 'vlist__row'}
               role="option"
               aria-selected={active}
               aria-setsize={items.length}
               aria-posinset={index + 1}
-              style={{ position: 'absolute', top: `${index * rowHeight}px`, left: 0, right: 0, height: `${rowHeight}px` }}
+              data-row={row}
+              style={
+                grid
+                  ? { position: 'absolute', top: `${row * rowHeight}px`, left: `${column * cellWidth}%`, width: `${cellWidth}%`, height: `${rowHeight}px` }
+                  : { position: 'absolute', top: `${row * rowHeight}px`, left: 0, right: 0, height: `${rowHeight}px` }
+              }
               onClick={() => {
                 setActiveKey(key);
                 onOpen?.(item, index);
               }}
             >
-              {renderRow(item, index, active)}
+              {renderRow(item, index, active, visible)}
             </div>
           );
         })}

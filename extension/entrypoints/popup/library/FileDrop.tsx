@@ -1,0 +1,112 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { UPLOAD_TYPES } from '@@/shared';
+import { t } from '@/lib/i18n/translate';
+
+/** What the file picker offers: the media types the proxy takes, and their formats as extensions. */
+export const ACCEPT = [...Object.keys(UPLOAD_TYPES), ...new Set(Object.values(UPLOAD_TYPES).flatMap((a) => a.formats.map((f) => `.${f}`)))].join(',');
+
+/** The attribute a group's row carries: files dropped on it go to that group. */
+export const DROP_GROUP = 'data-drop-group';
+
+const carriesFiles = (event: DragEvent) => [...(event.dataTransfer?.types ?? [])].includes('Files');
+const groupAt = (target: EventTarget | null): string | null => (target instanceof Element ? target.closest(`[${DROP_GROUP}]`)?.getAttribute(DROP_GROUP) : null) ?? null;
+
+interface FileDropProps {
+  /** The group a drop outside any group row goes to, by name; null: the member is asked. */
+  targetName: string | null;
+  /** A group's name by id (for a drop on its row). */
+  groupName: (id: string) => string | undefined;
+  /** Files dropped: on a group's row (`groupId`), or elsewhere (null). */
+  onFiles: (files: File[], groupId: string | null) => void;
+  children: ComponentChildren;
+}
+
+/**
+ * Where files can be dropped: the whole view, and each group row in it (`DROP_GROUP`). While files
+ * are dragged over, it says where they will go. Other drags (text, links) are left alone.
+ */
+export function FileDrop({ targetName, groupName, onFiles, children }: FileDropProps) {
+  const [over, setOver] = useState<{ groupId: string | null } | null>(null);
+  // dragenter/dragleave fire for every child crossed: the drag has left only when they balance.
+  const depth = useRef(0);
+
+  const track = (event: DragEvent) => {
+    const groupId = groupAt(event.target);
+    if (over?.groupId !== groupId || !over) setOver({ groupId });
+  };
+  const name = over?.groupId ? (groupName(over.groupId) ?? targetName) : targetName;
+
+  const handlers: Record<'dragenter' | 'dragover' | 'dragleave' | 'drop', (event: DragEvent) => void> = {
+    dragenter: (event) => {
+      event.preventDefault();
+      depth.current += 1;
+      track(event);
+    },
+    dragover: (event) => {
+      event.preventDefault(); // Allows the drop.
+      if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
+      track(event);
+    },
+    dragleave: () => {
+      depth.current = Math.max(0, depth.current - 1);
+      if (depth.current === 0) setOver(null);
+    },
+    drop: (event) => {
+      event.preventDefault(); // Not opened by the browser as a page.
+      depth.current = 0;
+      setOver(null);
+      const files = [...(event.dataTransfer?.files ?? [])];
+      if (files.length) onFiles(files, groupAt(event.target));
+    },
+  };
+  const latest = useRef(handlers);
+  latest.current = handlers;
+  const root = useRef<HTMLDivElement>(null);
+  // Listened to directly (the same names in every DOM), each drag of files only.
+  useEffect(() => {
+    const element = root.current;
+    if (!element) return;
+    const names = Object.keys(latest.current) as (keyof typeof handlers)[];
+    const listeners = names.map((name) => [name, (event: Event) => carriesFiles(event as DragEvent) && latest.current[name](event as DragEvent)] as const);
+    for (const [name, listener] of listeners) element.addEventListener(name, listener);
+    return () => listeners.forEach(([name, listener]) => element.removeEventListener(name, listener));
+  }, []);
+
+  return (
+    <div ref={root} class={over ? 'drop drop--over' : 'drop'}>
+      {children}
+      {over && (
+        <div class="drop__target" role="status">
+          {name ? t('files.dropTo', { group: name }) : t('files.dropChoose')}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** "Add files…": the keyboard's way to the same files (a picker of several, the accepted types only). */
+export function AddFilesButton({ onFiles }: { onFiles: (files: File[]) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button type="button" onClick={() => input.current?.click()}>
+        {t('files.add')}
+      </button>
+      <input
+        ref={input}
+        type="file"
+        multiple
+        accept={ACCEPT}
+        hidden
+        aria-label={t('files.add')}
+        onChange={(event) => {
+          const files = [...(event.currentTarget.files ?? [])];
+          // Cleared, so that picking the same file again is a change.
+          event.currentTarget.value = '';
+          if (files.length) onFiles(files);
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,157 @@
+import { type AssetType, LIMITS, mediaType, UPLOAD_LIMITS, UPLOAD_TYPES } from '@@/shared';
+import type { AddItemReply } from '@/lib/background-messages';
+import { tellBackground } from '@/lib/background-messages';
+import { addToLibrary, type AddRequest } from '@/lib/capture/add-to-library';
+import { addHeldBytes } from '@/lib/capture/capture-upload';
+import { formatSize } from '@/lib/capture/format-size';
+import { t } from '@/lib/i18n/translate';
+import { assetStore } from '@/lib/storage/asset-store';
+import { newLocalId } from '@/lib/storage/database';
+import { groupStore } from '@/lib/storage/group-store';
+import { lastUsedGroup } from '@/lib/storage/last-used-group';
+import { announceChange } from '@/lib/storage/store-changes';
+
+/**
+ * Files from the member's computer (dropped on the library or picked), added from a page (the
+ * popup, the side panel): each checked for size before a byte is read, read (with progress), then
+ * handed to the one bytes path (capture-upload's addHeldBytes: type by magic bytes, limits, the
+ * upload store, the queue). One file at a time, so that at most one file's bytes are in memory.
+ */
+
+/** What became of one file: its record (`localId`), or why not (`recorded`: a Failed item shows it). */
+export type FileResult = { name: string; ok: true; localId?: string } | { name: string; ok: false; message: string; recorded: boolean };
+
+/** What a page follows of the files it gave (each by its index among them). */
+export interface FilesProgress {
+  /** Bytes read so far of one file. */
+  onRead?: (index: number, read: number, total: number) => void;
+  /** One file is done with: recorded (its item shows the rest), refused, or a duplicate. */
+  onSettled?: (index: number, result: FileResult) => void;
+}
+
+/** The kind a file says it is (its `type`), when the proxy takes that type. */
+const declaredKind = (file: Pick<File, 'type'>) => UPLOAD_TYPES[mediaType(file.type) ?? '']?.kind;
+
+/** The most bytes a file may have: its declared kind's limit, else the largest (the bytes decide the kind). */
+export const fileLimit = (file: Pick<File, 'type'>): number => {
+  const kind = declaredKind(file);
+  return kind ? UPLOAD_LIMITS[kind] : Math.max(...Object.values(UPLOAD_LIMITS));
+};
+
+/** Why a file is too large to read, from its size alone; null when it may be read. */
+export function sizeRefusal(file: Pick<File, 'type' | 'size'>): string | null {
+  const limit = fileLimit(file);
+  if (file.size <= limit) return null;
+  const kind = declaredKind(file);
+  return kind
+    ? t('capture.refuse.size', { kind: t(`capture.kind.${kind}`), size: formatSize(file.size), limit: formatSize(limit) })
+    : t('files.refuse.tooLarge', { size: formatSize(file.size), limit: formatSize(limit) });
+}
+
+/** The asset type a file says it is (the bytes decide in the end). */
+const assetTypeOf = (file: Pick<File, 'type'>): AssetType => ({ image: 'Image', video: 'Video', audio: 'Audio' } as const)[declaredKind(file) ?? 'image'];
+
+/** The file's name as the asset's (the service's limit). */
+export const fileAssetName = (file: Pick<File, 'name'>): string => {
+  const name = file.name.replace(/\s+/g, ' ').trim() || t('files.unnamed');
+  return name.length > LIMITS.assetNameMax ? `${name.slice(0, LIMITS.assetNameMax - 1)}…` : name;
+};
+
+/** Reads a file checked for size (so `file.size` bounds the buffer), reporting bytes read. */
+export async function readFile(file: File, onProgress: (read: number) => void = () => {}): Promise<Uint8Array<ArrayBuffer>> {
+  if (typeof file.stream !== 'function') return new Uint8Array(await file.arrayBuffer());
+  const bytes = new Uint8Array(file.size);
+  const reader = file.stream().getReader();
+  let read = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    // A file that grew since it was picked: only what was checked is kept.
+    if (read + value.byteLength > bytes.byteLength) {
+      await reader.cancel();
+      throw new Error(t('files.changed'));
+    }
+    bytes.set(value, read);
+    read += value.byteLength;
+    onProgress(read);
+  }
+  return read === bytes.byteLength ? bytes : bytes.slice(0, read);
+}
+
+/**
+ * Records a file refused before it was read: Failed with the reason, nothing kept or sent (as
+ * addHeldBytes records a refused type; no notification: the member is looking at the item).
+ */
+async function recordRefusedFile(groupId: string, file: File, message: string, now = Date.now()): Promise<void> {
+  const source = `file:${mediaType(file.type) ?? 'unknown'}`;
+  await assetStore.put({
+    localId: newLocalId(),
+    groupId,
+    name: fileAssetName(file),
+    url: source,
+    type: assetTypeOf(file),
+    status: 'Failed',
+    error: message,
+    idempotencyKey: '',
+    notified: true,
+    capture: { how: 'upload', reason: 'file', stage: 'waiting', source, bytesKey: '', size: file.size },
+    createdAt: now,
+    updatedAt: now,
+  });
+  announceChange('assets');
+}
+
+/**
+ * Records and queues an item from a page, as the background's queueAsset does for the menu: the
+ * group remembered as the last used one, a duplicate answered (not created again), the change
+ * announced, and the background told (its menus list recent groups; it syncs, which sends the queue).
+ */
+export async function addFromPage(request: AddRequest): Promise<AddItemReply> {
+  const outcome = await addToLibrary(request);
+  await lastUsedGroup.remember(request.groupId);
+  if (outcome.kind === 'duplicate') {
+    const group = await groupStore.get(request.groupId);
+    const params = { name: outcome.record.name, group: group?.name ?? t('notify.duplicate.thisGroup') };
+    return { ok: false, message: t(outcome.record.status === 'Active' ? 'notify.duplicate.active' : 'notify.duplicate.pending', params) };
+  }
+  announceChange('assets', 'queue', 'groups');
+  await tellBackground({ type: 'arkbridge:groups-changed' });
+  return { ok: true, localId: outcome.record.localId };
+}
+
+/** Adds files to a group, one after the other; answers what became of each, in order. */
+export async function addLocalFiles(groupId: string, files: readonly File[], progress: FilesProgress = {}): Promise<FileResult[]> {
+  const results: FileResult[] = [];
+  for (const [index, file] of files.entries()) {
+    results.push(await addLocalFile(groupId, file, (read) => progress.onRead?.(index, read, file.size)));
+    progress.onSettled?.(index, results[index]!);
+  }
+  return results;
+}
+
+/** One file: refused for its size unread, else read and handed to the bytes path. */
+async function addLocalFile(groupId: string, file: File, onRead: (read: number) => void): Promise<FileResult> {
+  const name = fileAssetName(file);
+  const tooLarge = sizeRefusal(file);
+  if (tooLarge) {
+    await recordRefusedFile(groupId, file, tooLarge);
+    return { name, ok: false, message: tooLarge, recorded: true };
+  }
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = await readFile(file, onRead);
+  } catch (error) {
+    const message = t('files.readFailed', { why: error instanceof Error ? error.message : String(error) });
+    await recordRefusedFile(groupId, file, message);
+    return { name, ok: false, message, recorded: true };
+  }
+  // A refused type is recorded Failed by addHeldBytes; a duplicate (refused by `add`) is not recorded again.
+  let duplicate = false;
+  const add = async (request: AddRequest) => {
+    const reply = await addFromPage(request);
+    duplicate = !reply.ok;
+    return reply;
+  };
+  const reply = await addHeldBytes(groupId, { bytes, declaredType: file.type, name, reason: 'file', type: assetTypeOf(file) }, add);
+  return reply.ok ? { name, ok: true, ...(reply.localId ? { localId: reply.localId } : {}) } : { name, ok: false, message: reply.message, recorded: !duplicate };
+}
