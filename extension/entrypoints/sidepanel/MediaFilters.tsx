@@ -24,10 +24,10 @@ export function MediaFilters({ filter, formats, onChange }: { filter: MediaFilte
       <fieldset class="pm-types">
         <legend>{t('sidepanel.filter.types')}</legend>
         {MEDIA_TYPES.map((type) => (
-          <label key={type}>
-            <input type="checkbox" checked={filter.types.includes(type)} onChange={(e) => toggle(type, (e.target as HTMLInputElement).checked)} />
-            {t(TYPE_LABEL[type])}
-          </label>
+          <span key={type} class="pm-type">
+            <input id={`pm-type-${type}`} type="checkbox" checked={filter.types.includes(type)} onChange={(e) => toggle(type, (e.target as HTMLInputElement).checked)} />
+            <label for={`pm-type-${type}`}>{t(TYPE_LABEL[type])}</label>
+          </span>
         ))}
       </fieldset>
       <div class="pm-sizes">

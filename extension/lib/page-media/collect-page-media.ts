@@ -70,6 +70,13 @@ export function collectPageMedia(limits: PageMediaLimits): PageMediaScan {
     }
     return { src: raw.slice(0, limits.urlMax + 1) };
   };
+  const resolve = (value: string): string | null => {
+    try {
+      return new URL(value.slice(0, limits.dataUrlMax + 1), document.baseURI).href;
+    } catch {
+      return null;
+    }
+  };
   const text = (value: string | null | undefined) => (value ? value.slice(0, limits.textMax) : undefined);
   const size = (width: number, height: number) => (width > 0 && height > 0 ? { width, height } : {});
   const push = (item: RawMedia): boolean => {
@@ -81,7 +88,7 @@ export function collectPageMedia(limits: PageMediaLimits): PageMediaScan {
     return true;
   };
 
-  for (const img of Array.from(document.images)) {
+  for (const img of Array.from(document.querySelectorAll('img'))) {
     const at = address(img.currentSrc || img.src);
     const srcset = img.srcset && img.srcset.length <= limits.srcsetMax ? img.srcset : undefined;
     if (!at && !srcset) continue;
@@ -103,8 +110,9 @@ export function collectPageMedia(limits: PageMediaLimits): PageMediaScan {
       const at = address(source.src);
       if (at) push({ kind: 'source', type, ...at, mime: text(source.type), alt: label });
     }
-    if (type === 'video' && video.poster) {
-      const at = address(video.poster);
+    const poster = type === 'video' ? video.getAttribute('poster') : null;
+    if (poster) {
+      const at = address(resolve(poster));
       if (at) push({ kind: 'poster', type: 'image', ...at, alt: label });
     }
   }
@@ -137,13 +145,7 @@ export function collectPageMedia(limits: PageMediaLimits): PageMediaScan {
         url = value.slice(i, end < 0 ? value.length : end).trim();
         i = end < 0 ? value.length : end;
       }
-      let resolved: string | null = null;
-      try {
-        resolved = url ? new URL(url, document.baseURI).href : null;
-      } catch {
-        resolved = null;
-      }
-      const found = address(resolved);
+      const found = address(url ? resolve(url) : null);
       if (found) {
         backgrounds++;
         if (!push({ kind: 'background', type: 'image', ...found, alt: text((node as HTMLElement).title || (node as Element).getAttribute('aria-label')) })) break;
@@ -159,13 +161,7 @@ export function collectPageMedia(limits: PageMediaLimits): PageMediaScan {
   for (const meta of Array.from(metas)) {
     const content = meta.content.trim();
     if (!content) continue;
-    let resolved: string | null = null;
-    try {
-      resolved = new URL(content.slice(0, limits.urlMax + 1), document.baseURI).href;
-    } catch {
-      resolved = null;
-    }
-    const at = address(resolved);
+    const at = address(resolve(content.slice(0, limits.urlMax + 1)));
     if (at && !push({ kind: 'meta', type: 'image', ...at })) break;
   }
 
