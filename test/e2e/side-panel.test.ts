@@ -1,0 +1,164 @@
+/**
+ * The side panel end to end in Chromium: the built extension, connected to a proxy in front of the
+ * sandbox, lists every image, video and audio of a real page (Chromium's own srcset choice, computed
+ * backgrounds, natural sizes), filters them by size and type, and saves a selection to a group
+ * through the background (the context menu's path: linked, or a data: image uploaded), each tile
+ * following its record to Active. The panel is checked with axe and photographed.
+ *
+ * The panel is opened as an extension page pinned to the test page's tab (`sidepanel.html?tabId=`):
+ * headless Chromium cannot open a side panel, nor make the gesture that grants activeTab; as in
+ * keyboard-save.test.ts, a copy of the build declares host access to the test page's origin in place
+ * of that grant. The shipped manifest is unchanged.
+ */
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { AdminClient } from '../../scripts/lib/admin-client';
+import { startMediaServer, type MediaServer } from '../support/media-server';
+import { startProxy, startSandbox, TEST_PROXY_SECRETS, type Server as WorkerServer } from '../support/sandbox';
+import { axeViolations, describeViolations } from './support/axe';
+import { buildExtension, REPO_ROOT } from './support/build-extension';
+import { launchExtension, type LaunchedExtension } from './support/chromium';
+import { connectThroughOptions, readStore, tabIdOf } from './support/extension';
+import { fillMediaPage, listedUrls, openSidePanel, tile, tileStatus } from './support/side-panel';
+
+const GROUP_NAME = 'Side panel test';
+const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
+
+interface AssetRow {
+  groupId: string;
+  name: string;
+  url: string;
+  type: string;
+  status: string;
+  capture?: { how: string; reason?: string; source?: string };
+}
+
+let media: MediaServer;
+let sandbox: WorkerServer | undefined;
+let proxy: WorkerServer | undefined;
+let browser: LaunchedExtension | undefined;
+let copyDir: string | undefined;
+let memberToken: string;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  media = await startMediaServer();
+  sandbox = await startSandbox({ SANDBOX_ASSET_SECONDS: '1' });
+  proxy = await startProxy(sandbox.url);
+  ({ token: memberToken } = await new AdminClient(proxy.url, TEST_PROXY_SECRETS.ADMIN_TOKEN).add('Side panel tester'));
+  const built = await buildExtension({ WXT_DEFAULT_PROXY_URL: proxy.url });
+  // The build, with host access to the local test page standing in for the menu click's activeTab grant.
+  copyDir = await mkdtemp(join(tmpdir(), 'arkbridge-sidepanel-'));
+  await cp(built, copyDir, { recursive: true });
+  const manifestPath = join(copyDir, 'manifest.json');
+  const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
+  expect(manifest.side_panel).toEqual({ default_path: 'sidepanel.html' });
+  expect(manifest.permissions).toContain('sidePanel');
+  expect(manifest.host_permissions).toBeUndefined();
+  await writeFile(manifestPath, JSON.stringify({ ...manifest, host_permissions: [`${new URL(media.url).origin}/*`] }));
+  browser = await launchExtension(copyDir);
+  await mkdir(SCREENSHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close().catch(() => {});
+  await proxy?.stop().catch(() => {});
+  await sandbox?.stop().catch(() => {});
+  await media?.close().catch(() => {});
+  if (copyDir) await rm(copyDir, { recursive: true, force: true });
+});
+
+test('the side panel lists the page media, filters it, and saves a selection to a group, each item reaching Active', async () => {
+  // --- Connected, with a group. ---
+  const options = await connectThroughOptions(browser!, proxy!.url, memberToken, pageErrors);
+  const created = await fetch(`${proxy!.url}/api/v3?Action=CreateAssetGroup&Version=2024-01-01`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${memberToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ Name: GROUP_NAME, Description: 'Created by the side panel e2e test.' }),
+  });
+  expect(created.status).toBe(200);
+  const groupId = ((await created.json()) as { Result: { Id: string } }).Result.Id;
+  await options.getByRole('button', { name: 'Refresh groups' }).click();
+  await expect.poll(() => options.locator('#groups-note').innerText(), { timeout: 30_000 }).toContain('1 group loaded.');
+
+  // --- The page, and the panel pointed at its tab. ---
+  const page = await browser!.context.newPage();
+  const pageUrl = `${media.url}/page/${encodeURIComponent(GROUP_NAME)}`;
+  await page.goto(pageUrl);
+  await page.locator('#audio').waitFor({ state: 'attached' });
+  await fillMediaPage(page);
+  const tabId = await tabIdOf(browser!, pageUrl);
+  expect(tabId).toBeGreaterThanOrEqual(0);
+  const panel = await openSidePanel(browser!, tabId, pageErrors);
+
+  const at = (path: string) => `${media.url}${path}`;
+  const expected = {
+    srcset: at('/media/sample.jpg?srcset=2x'),
+    picture: at('/media/sample.jpg?picture=source'),
+    background: at('/media/sample.jpg?background=1'),
+    og: at('/media/sample.png?og=1'),
+    icon: at('/media/sample.svg'),
+    image: at('/media/sample.png'),
+    video: at('/media/sample.mp4'),
+    sourcedVideo: at('/media/sample.mp4?source=1'),
+    audio: at('/media/sample.mp3'),
+  };
+  await expect.poll(() => panel.locator('.pm-tile').count(), { timeout: 15_000 }).toBe(10);
+  const urls = await listedUrls(panel);
+  expect(urls).toEqual(expect.arrayContaining(Object.values(expected)));
+  expect(urls.filter((u) => u.startsWith('data:image/png;base64,'))).toHaveLength(1);
+  // The largest srcset candidate only; the picture's fallback is not what Chromium shows.
+  expect(urls).not.toContain(at('/media/sample.png?srcset=1x'));
+  expect(urls).not.toContain(at('/media/sample.png?picture=fallback'));
+  expect(new Set(urls).size).toBe(urls.length);
+  await expect.poll(() => tile(panel, expected.image).innerText()).toContain('Image · PNG · 640 × 360');
+  await expect.poll(() => tile(panel, expected.icon).innerText()).toContain('64 × 64');
+  await expect.poll(() => tile(panel, 'data:image/png').innerText()).toContain('320 × 200');
+  await expect.poll(() => tile(panel, expected.audio).innerText()).toContain('Audio · MP3');
+  await panel.screenshot({ path: join(SCREENSHOTS, 'side-panel-grid.png'), fullPage: true });
+  const violations = await axeViolations(panel);
+  expect(violations, `side panel:\n${describeViolations(violations)}`).toEqual([]);
+
+  // --- Filters: a minimum size drops the icon; images only. ---
+  await panel.getByLabel('Min. width').selectOption('100');
+  await panel.getByLabel('Min. height').selectOption('100');
+  await expect.poll(() => listedUrls(panel)).not.toContain(expected.icon);
+  expect(await panel.locator('#pm-count').innerText()).toBe('9 of 10 shown');
+  await panel.getByLabel('Videos').uncheck();
+  await panel.getByLabel('Audio').uncheck();
+  await expect.poll(() => panel.locator('#pm-count').innerText()).toBe('6 of 10 shown');
+  expect(await listedUrls(panel)).not.toContain(expected.video);
+
+  // --- Select five images (one of them data:, which is uploaded) and save them. ---
+  const chosen = [expected.srcset, expected.picture, expected.background, expected.og, 'data:image/png'];
+  for (const url of chosen) await tile(panel, url).getByRole('checkbox').check();
+  expect(await panel.getByText('5 selected').count()).toBe(1);
+  await panel.getByLabel('Group').selectOption({ label: GROUP_NAME });
+  await panel.getByRole('button', { name: `Save 5 to ${GROUP_NAME}` }).click();
+  for (const url of chosen) await expect.poll(() => tileStatus(panel, url), { timeout: 60_000, message: url }).toBe('Active');
+  expect(await panel.getByText(`5 items sent to ${GROUP_NAME}.`).count()).toBe(1);
+  await panel.screenshot({ path: join(SCREENSHOTS, 'side-panel-saved.png'), fullPage: true });
+  const afterSave = await axeViolations(panel);
+  expect(afterSave, `side panel after saving:\n${describeViolations(afterSave)}`).toEqual([]);
+
+  // --- The records: in the group, Active, named from the page; the data: image uploaded. ---
+  const records = await readStore<AssetRow>(browser!, 'assets');
+  expect(records).toHaveLength(5);
+  for (const record of records) expect(record).toMatchObject({ groupId, type: 'Image', status: 'Active' });
+  expect(records.map((r) => r.name).sort()).toEqual(['Embedded drawing', 'Picture element', 'Srcset picture', 'sample', 'sample']);
+  expect(records.find((r) => r.name === 'Embedded drawing')?.capture).toMatchObject({ how: 'upload', reason: 'data' });
+  // Linked by the page's address, or uploaded from it (plain http://, when the proxy takes none).
+  const pageAddresses = records.filter((r) => r.name !== 'Embedded drawing').map((r) => (r.capture?.how === 'upload' ? r.capture.source : r.url));
+  expect(pageAddresses.sort()).toEqual(chosen.slice(0, 4).sort());
+
+  // --- Saving again: each one is already there. ---
+  await tile(panel, expected.srcset).getByRole('checkbox').check();
+  await panel.getByRole('button', { name: `Save 1 to ${GROUP_NAME}` }).click();
+  await expect.poll(() => tileStatus(panel, expected.srcset)).toBe('Already in the group');
+  expect(await readStore<AssetRow>(browser!, 'assets')).toHaveLength(5);
+
+  expect(pageErrors).toEqual([]);
+  await Promise.all([page.close(), panel.close(), options.close()]);
+});
