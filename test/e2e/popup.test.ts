@@ -372,6 +372,42 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   expect(pageErrors).toEqual([]);
 });
 
+/**
+ * Scrolls `list` 600 px a frame for 120 frames, after 120 idle frames (this machine's baseline):
+ * frame times at p50/p95, and the most rows in the page meanwhile (a list's items, a grid's rows).
+ */
+async function measureScroll(list: Locator) {
+  return list.evaluate(async (element) => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    const stats = (frames: number[]) => {
+      const sorted = [...frames].sort((a, b) => a - b);
+      return { p50: sorted[Math.floor(sorted.length / 2)]!, p95: sorted[Math.floor(sorted.length * 0.95)]! };
+    };
+    /** Frame times of 120 frames, doing `step` before each. */
+    const measure = async (step: () => void) => {
+      const frames: number[] = [];
+      await frame();
+      let last = performance.now();
+      for (let i = 0; i < 120; i++) {
+        step();
+        await frame();
+        const now = performance.now();
+        frames.push(now - last);
+        last = now;
+      }
+      return stats(frames);
+    };
+    let maxRows = 0;
+    // The same page doing nothing: this machine's baseline frame time.
+    const idle = await measure(() => {});
+    const scrolling = await measure(() => {
+      element.scrollTop += 600;
+      maxRows = Math.max(maxRows, new Set([...element.querySelectorAll<HTMLElement>('[role="option"]')].map((o) => o.dataset.row)).size);
+    });
+    return { idle, scrolling, maxRows, scrollTop: element.scrollTop };
+  });
+}
+
 test('popup: a group of 10,000 assets opens from IndexedDB and scrolls with a handful of rows in the page', async () => {
   // Runs after the flow above (same browser, connected): 10,000 more assets in "Moodboard", written
   // straight into IndexedDB, and the library marked fresh so that no refresh replaces them.
@@ -428,35 +464,7 @@ test('popup: a group of 10,000 assets opens from IndexedDB and scrolls with a ha
   const openMs = Date.now() - opened;
   expect(await popup.getByText(`${COUNT + 1} assets`).count()).toBe(1);
 
-  const scroll = await list.evaluate(async (element) => {
-    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
-    const stats = (frames: number[]) => {
-      const sorted = [...frames].sort((a, b) => a - b);
-      return { p50: sorted[Math.floor(sorted.length / 2)]!, p95: sorted[Math.floor(sorted.length * 0.95)]! };
-    };
-    /** Frame times of 120 frames, doing `step` before each. */
-    const measure = async (step: () => void) => {
-      const frames: number[] = [];
-      await frame();
-      let last = performance.now();
-      for (let i = 0; i < 120; i++) {
-        step();
-        await frame();
-        const now = performance.now();
-        frames.push(now - last);
-        last = now;
-      }
-      return stats(frames);
-    };
-    let maxRows = 0;
-    // The same page doing nothing: this machine's baseline frame time.
-    const idle = await measure(() => {});
-    const scrolling = await measure(() => {
-      element.scrollTop += 600;
-      maxRows = Math.max(maxRows, element.querySelectorAll('[role="option"]').length);
-    });
-    return { idle, scrolling, maxRows, scrollTop: element.scrollTop };
-  });
+  const scroll = await measureScroll(list);
   expect(scroll.scrollTop).toBeGreaterThan(0);
   // Virtualised: only the rows in view (and a few around them) exist in the page.
   expect(scroll.maxRows).toBeLessThan(60);
@@ -465,12 +473,32 @@ test('popup: a group of 10,000 assets opens from IndexedDB and scrolls with a ha
   await list.evaluate((element) => (element.scrollTop = element.scrollHeight));
   await expect.poll(() => list.evaluate((element) => Math.max(...[...element.querySelectorAll('[role="option"]')].map((o) => Number(o.getAttribute('aria-posinset'))))), { timeout: 5_000 }).toBe(COUNT + 1);
   await shot(popup, '16-library-10000-assets');
+
+  // The same group as a grid of thumbnails: rows of several items, still only those in view.
+  await popup.getByRole('button', { name: 'Grid' }).click();
+  const grid = popup.locator('#library-assets.vlist--grid');
+  await grid.getByRole('option').first().waitFor({ state: 'visible', timeout: 5_000 });
+  const gridScroll = await measureScroll(grid);
+  expect(gridScroll.scrollTop).toBeGreaterThan(0);
+  expect(gridScroll.maxRows).toBeLessThan(20);
+  // Images only for the items in view: at most three rows of them (the rendered rows beyond have none).
+  const columns = await grid.evaluate((element) => new Set([...element.querySelectorAll<HTMLElement>('[role="option"]')].map((o) => o.style.left)).size);
+  expect(await grid.locator('img').count()).toBeLessThanOrEqual(4 * columns);
+  await grid.evaluate((element) => (element.scrollTop = 0));
+  await shot(popup, '17-library-10000-assets-grid');
+  await popup.screenshot({ path: join(SCREENSHOTS, 'library-grid.png') });
+  // Back to the list, which later openings (and other tests) expect.
+  await popup.getByRole('button', { name: 'List' }).click();
   await popup.close();
   expect(accessibility, `accessibility problems (axe, WCAG 2 A/AA):\n${accessibility.join('\n')}`).toEqual([]);
   console.info(
     `popup with ${COUNT + 1} assets in a group: list shown ${openMs} ms after the click; scrolling 120 frames: ` +
       `frame time p50 ${scroll.scrolling.p50.toFixed(1)} ms, p95 ${scroll.scrolling.p95.toFixed(1)} ms ` +
       `(the same page idle: p50 ${scroll.idle.p50.toFixed(1)} ms, p95 ${scroll.idle.p95.toFixed(1)} ms); at most ${scroll.maxRows} rows in the page`,
+  );
+  console.info(
+    `popup grid with ${COUNT + 1} assets (${columns} columns): scrolling 120 frames: frame time p50 ${gridScroll.scrolling.p50.toFixed(1)} ms, ` +
+      `p95 ${gridScroll.scrolling.p95.toFixed(1)} ms (idle: p50 ${gridScroll.idle.p50.toFixed(1)} ms); at most ${gridScroll.maxRows} rows in the page`,
   );
   expect(pageErrors).toEqual([]);
 });

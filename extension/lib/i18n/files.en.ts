@@ -1,6 +1,7 @@
 /** English strings of local files dropped or picked, and the library grid (popup/library). */
 export const filesEn = {
   'files.add': 'Add files…',
+  'files.dropHint': 'Or drop files here.',
   'files.dropTo': 'Drop files to add to {group}',
   'files.dropChoose': 'Drop files, then choose a group',
   'files.goesTo': 'Files go to {group}.',

@@ -3,6 +3,7 @@ import type { filesEn } from '@/lib/i18n/files.en';
 /** 简体中文 of local files dropped or picked, and the library grid (popup/library). */
 export const filesZhCN: Record<keyof typeof filesEn, string> = {
   'files.add': '添加文件…',
+  'files.dropHint': '也可以把文件拖放到这里。',
   'files.dropTo': '拖放文件以添加到“{group}”',
   'files.dropChoose': '拖放文件，然后选择素材组',
   'files.goesTo': '文件将添加到“{group}”。',

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import { StatusChip } from '@/entrypoints/popup/library/StatusChips';
-import { captureNote } from '@/lib/capture/capture-note';
+import { captureNote, captureProgress } from '@/lib/capture/capture-note';
 import { t } from '@/lib/i18n/translate';
 import { formatDuration, knownDuration, rememberDuration } from '@/lib/library/media-durations';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
+import '@/entrypoints/popup/library/grid.css';
 
 /** Only an address the browser can fetch is shown (a record still uploading holds a stand-in). */
 const fetchable = (url: string) => url.startsWith('https://') || url.startsWith('http://');
@@ -23,6 +24,7 @@ export function AssetTile({ asset, visible }: { asset: AssetRecord; visible: boo
     setDuration(knownDuration(asset.url));
   };
   const note = asset.status === 'Failed' ? asset.error : asset.status === 'Active' ? null : captureNote(asset);
+  const progress = asset.status === 'Queued' ? captureProgress(asset) : null;
   return (
     <div class="tile">
       <span class={`tile__media thumb--${asset.type.toLowerCase()}`}>
@@ -50,6 +52,7 @@ export function AssetTile({ asset, visible }: { asset: AssetRecord; visible: boo
           )}
         </span>
       )}
+      {progress !== null && <progress class="tile__progress" max={1} value={progress} aria-label={note ?? asset.name} />}
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import { act } from 'preact/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { button, mount, text, unmount } from '@/components/dom-testing';
-import { ACCEPT, AddFilesButton, DROP_GROUP, FileDrop } from '@/entrypoints/popup/library/FileDrop';
+import { AddFilesButton, DROP_GROUP, FileDrop } from '@/entrypoints/popup/library/FileDrop';
+import { ACCEPT, FileInput } from '@/entrypoints/popup/library/FileInput';
 
 afterEach(() => unmount());
 
@@ -70,19 +71,27 @@ describe('FileDrop', () => {
   });
 });
 
-describe('AddFilesButton', () => {
-  it('opens a picker of several files of the types the proxy takes, and hands the picked ones over', () => {
+describe('AddFilesButton and FileInput', () => {
+  it('starts loading the picker on hover or focus, and asks for it on click', () => {
+    const onIntent = vi.fn();
+    const onPick = vi.fn();
+    mount(<AddFilesButton onIntent={onIntent} onPick={onPick} />);
+    act(() => void button('Add files…').dispatchEvent(new Event('pointerenter')));
+    act(() => button('Add files…').focus());
+    expect(onIntent).toHaveBeenCalledTimes(2);
+    button('Add files…').click();
+    expect(onPick).toHaveBeenCalledTimes(1);
+  });
+
+  it('picks several files of the types the proxy takes, and hands the picked ones over', () => {
     const onFiles = vi.fn();
-    mount(<AddFilesButton onFiles={onFiles} />);
+    mount(<FileInput inputRef={{ current: null }} onFiles={onFiles} />);
     const input = document.querySelector<HTMLInputElement>('input[type="file"]')!;
     expect(input.multiple).toBe(true);
     const accepted = input.accept.split(',');
     expect(accepted).toEqual(expect.arrayContaining(['image/png', 'image/jpeg', 'video/mp4', 'video/quicktime', 'audio/mpeg', 'audio/wav', '.mov', '.mp3']));
     expect(accepted).not.toContain('image/svg+xml');
     expect(input.accept).toBe(ACCEPT);
-    const opened = vi.spyOn(input, 'click');
-    button('Add files…').click();
-    expect(opened).toHaveBeenCalled();
     const files = [png()];
     Object.defineProperty(input, 'files', { value: files, configurable: true });
     act(() => void input.dispatchEvent(new Event('change', { bubbles: true })));

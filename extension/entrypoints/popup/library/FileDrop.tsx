@@ -1,10 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { UPLOAD_TYPES } from '@@/shared';
 import { t } from '@/lib/i18n/translate';
-
-/** What the file picker offers: the media types the proxy takes, and their formats as extensions. */
-export const ACCEPT = [...Object.keys(UPLOAD_TYPES), ...new Set(Object.values(UPLOAD_TYPES).flatMap((a) => a.formats.map((f) => `.${f}`)))].join(',');
 
 /** The attribute a group's row carries: files dropped on it go to that group. */
 export const DROP_GROUP = 'data-drop-group';
@@ -19,6 +15,8 @@ interface FileDropProps {
   groupName: (id: string) => string | undefined;
   /** Files dropped: on a group's row (`groupId`), or elsewhere (null). */
   onFiles: (files: File[], groupId: string | null) => void;
+  /** Files started to be dragged over (what handles them may start loading). */
+  onDragStart?: () => void;
   children: ComponentChildren;
 }
 
@@ -26,7 +24,7 @@ interface FileDropProps {
  * Where files can be dropped: the whole view, and each group row in it (`DROP_GROUP`). While files
  * are dragged over, it says where they will go. Other drags (text, links) are left alone.
  */
-export function FileDrop({ targetName, groupName, onFiles, children }: FileDropProps) {
+export function FileDrop({ targetName, groupName, onFiles, onDragStart, children }: FileDropProps) {
   const [over, setOver] = useState<{ groupId: string | null } | null>(null);
   // dragenter/dragleave fire for every child crossed: the drag has left only when they balance.
   const depth = useRef(0);
@@ -40,6 +38,7 @@ export function FileDrop({ targetName, groupName, onFiles, children }: FileDropP
   const handlers: Record<'dragenter' | 'dragover' | 'dragleave' | 'drop', (event: DragEvent) => void> = {
     dragenter: (event) => {
       event.preventDefault();
+      if (depth.current === 0) onDragStart?.();
       depth.current += 1;
       track(event);
     },
@@ -85,28 +84,15 @@ export function FileDrop({ targetName, groupName, onFiles, children }: FileDropP
   );
 }
 
-/** "Add files…": the keyboard's way to the same files (a picker of several, the accepted types only). */
-export function AddFilesButton({ onFiles }: { onFiles: (files: File[]) => void }) {
-  const input = useRef<HTMLInputElement>(null);
+/**
+ * "Add files…": the keyboard's way to the same files. The picker itself (FileInput, with the types
+ * the proxy takes) is in the files chunk: hovering or focusing the button starts loading it, and a
+ * click opens it once there (`onIntent`, `onPick`).
+ */
+export function AddFilesButton({ onIntent, onPick }: { onIntent: () => void; onPick: () => void }) {
   return (
-    <>
-      <button type="button" onClick={() => input.current?.click()}>
-        {t('files.add')}
-      </button>
-      <input
-        ref={input}
-        type="file"
-        multiple
-        accept={ACCEPT}
-        hidden
-        aria-label={t('files.add')}
-        onChange={(event) => {
-          const files = [...(event.currentTarget.files ?? [])];
-          // Cleared, so that picking the same file again is a change.
-          event.currentTarget.value = '';
-          if (files.length) onFiles(files);
-        }}
-      />
-    </>
+    <button type="button" onPointerEnter={onIntent} onFocus={onIntent} onClick={onPick}>
+      {t('files.add')}
+    </button>
   );
 }

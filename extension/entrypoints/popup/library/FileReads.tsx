@@ -1,6 +1,7 @@
 import type { FileRead } from '@/entrypoints/popup/library/use-local-files';
 import { formatSize } from '@/lib/capture/format-size';
 import { t } from '@/lib/i18n/translate';
+import '@/entrypoints/popup/library/files.css';
 
 /** Files being read before their items are recorded: "Reading photo.png: 12 MB of 48 MB" and a bar. */
 export function FileReads({ reads }: { reads: readonly FileRead[] }) {

@@ -42,6 +42,14 @@ async function openGroup() {
   await vi.waitFor(() => expect(text()).toContain('Cats'));
   click([...document.querySelectorAll<HTMLElement>('[role="option"]')].find((o) => o.textContent?.includes('Cats'))!);
   await vi.waitFor(() => expect(options().length).toBeGreaterThan(0));
+  // The refresh on opening is done (nothing calls the proxy after the test).
+  await vi.waitFor(() => expect(document.querySelector('.library__sync')!.textContent).toBe(''));
+}
+
+/** "Grid" chosen; its cells arrive with their chunk. */
+async function showGrid() {
+  click(button('Grid'));
+  await vi.waitFor(() => expect(document.querySelector('#library-assets .tile')).not.toBeNull());
 }
 
 describe('Library view: grid', () => {
@@ -49,7 +57,7 @@ describe('Library view: grid', () => {
     await openGroup();
     expect(document.querySelector('.vlist--grid')).toBeNull();
     expect(button('Grid').getAttribute('aria-pressed')).toBe('false');
-    click(button('Grid'));
+    await showGrid();
     expect(button('Grid').getAttribute('aria-pressed')).toBe('true');
     expect(document.querySelector('.vlist--grid')).not.toBeNull();
     expect(readLibraryLayout()).toBe('grid');
@@ -63,7 +71,7 @@ describe('Library view: grid', () => {
 
   it('keeps a bounded number of rows of 10,000 items in the page, loading media only for those in view', async () => {
     await openGroup();
-    click(button('Grid'));
+    await showGrid();
     const rows = new Set(options().map((o) => o.dataset.row));
     expect(rows.size).toBeLessThan(20);
     expect(options().length).toBe(rows.size * UNMEASURED_COLUMNS);
@@ -78,7 +86,7 @@ describe('Library view: grid', () => {
 
   it('marks video and audio with their type and non-Active items with their status', async () => {
     await openGroup();
-    click(button('Grid'));
+    await showGrid();
     const tile = (name: string) => options().find((o) => o.querySelector('.tile__name')?.textContent === name)!;
     expect(tile('cat video').querySelector('.tile__type')?.textContent).toBe('▶');
     expect(tile('purr').querySelector('.tile__type')?.textContent).toBe('♪');
@@ -89,7 +97,7 @@ describe('Library view: grid', () => {
 
   it('opens the same detail as a list row', async () => {
     await openGroup();
-    click(button('Grid'));
+    await showGrid();
     click(options().find((o) => o.textContent?.includes('purr'))!);
     await vi.waitFor(() => expect(document.getElementById('library-asset-title')?.textContent).toContain('purr'));
   });

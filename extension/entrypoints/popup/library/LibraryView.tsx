@@ -2,11 +2,8 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
 import { deferred, PartPending, useDeferred } from '@/entrypoints/popup/deferred';
-import { AssetTile } from '@/entrypoints/popup/library/AssetTile';
 import { Confirm } from '@/entrypoints/popup/library/Confirm';
 import { AddFilesButton, DROP_GROUP, FileDrop } from '@/entrypoints/popup/library/FileDrop';
-import { FileReads } from '@/entrypoints/popup/library/FileReads';
-import { GroupPicker } from '@/entrypoints/popup/library/GroupPicker';
 import { useLocalFiles } from '@/entrypoints/popup/library/use-local-files';
 import { GroupForm } from '@/entrypoints/popup/library/GroupForm';
 import { StatusChip, TypeBadge } from '@/entrypoints/popup/library/StatusChips';
@@ -44,6 +41,10 @@ const GRID_OVERSCAN = 2;
  * what "Use in Generate" needs (the Generate form's rules).
  */
 const assetDetail = deferred(() => import('@/entrypoints/popup/library/AssetDetail'));
+/** The grid's cells (thumbnails, durations): a chunk loaded when a grid is first shown (or "Grid" hovered). */
+const gridTiles = deferred(() => import('@/entrypoints/popup/library/AssetTile'));
+/** The file picker, the group question and the reading progress: loaded on intent (library-files). */
+const filesPart = deferred(() => import('@/entrypoints/popup/library/library-files'));
 
 /**
  * The Library tab: groups, then the assets of one group (or, while searching or filtering, of all
@@ -121,6 +122,17 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
   const narrowed = isNarrowed(query);
   const shown = useMemo(() => (group || narrowed ? filterAssets(assets, query) : []), [assets, group?.id, search, status]);
   const opened = openId ? assets.find((a) => a.localId === openId) : undefined;
+  const tiles = useDeferred(gridTiles, layout === 'grid' && (group !== undefined || narrowed));
+  const [filesWanted, setFilesWanted] = useState(false);
+  const filesUi = useDeferred(filesPart, filesWanted || files.reads.length > 0 || choosing !== null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  /** "Add files…" was clicked before the picker was there: it opens once it is. */
+  const picking = useRef(false);
+  useEffect(() => {
+    if (!picking.current || !filesUi.module || !fileInput.current) return;
+    picking.current = false;
+    fileInput.current.click();
+  });
   // Loaded here, not in a wrapper, so that this view renders again when it arrives and the focus
   // moves to the asset's title.
   const detail = useDeferred(assetDetail, opened !== undefined);
@@ -141,14 +153,24 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
     else setChoosing(list);
   };
   const fileTarget = dropGroup({ row: null, open: group?.id ?? null, lastUsed }, groups);
+  const wantFiles = () => setFilesWanted(true);
+  const pickFiles = () => {
+    if (fileInput.current) return fileInput.current.click();
+    picking.current = true;
+    wantFiles();
+  };
   const withDrop = (content: ComponentChildren) => (
-    <FileDrop targetName={fileTarget ? (groupsById.get(fileTarget)?.name ?? null) : null} groupName={(id) => groupsById.get(id)?.name} onFiles={receiveFiles}>
+    <FileDrop targetName={fileTarget ? (groupsById.get(fileTarget)?.name ?? null) : null} groupName={(id) => groupsById.get(id)?.name} onFiles={receiveFiles} onDragStart={wantFiles}>
       {content}
     </FileDrop>
   );
+  const filesModule = filesUi.module;
   const fileParts = (
     <>
-      {choosing && <GroupPicker count={choosing.length} groups={fileGroups(groups)} onPick={(id) => addFiles(id, choosing)} onCancel={() => setChoosing(null)} />}
+      {filesModule && <filesModule.FileInput inputRef={fileInput} onFiles={(list) => receiveFiles(list, null)} />}
+      {choosing && filesModule && (
+        <filesModule.GroupPicker count={choosing.length} groups={fileGroups(groups)} onPick={(id) => addFiles(id, choosing)} onCancel={() => setChoosing(null)} />
+      )}
       {files.notices.length > 0 && (
         <Banner tone="error">
           {files.notices.map((message, i) => (
@@ -156,7 +178,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
           ))}
         </Banner>
       )}
-      <FileReads reads={files.reads} />
+      {filesModule && <filesModule.FileReads reads={files.reads} />}
     </>
   );
 
@@ -249,7 +271,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
         <p class="library__count" aria-live="polite">
           {t('library.assetCount', { count: shown.length })}
         </p>
-        <LayoutToggle layout={layout} onChange={chooseLayout} />
+        <LayoutToggle layout={layout} onChange={chooseLayout} onIntent={() => void gridTiles.load().catch(() => {})} />
       </div>
       <VirtualList
         // A new list (scroll, active item) when the layout changes: positions differ.
@@ -262,7 +284,13 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
           ? { rowHeight: GRID_ROW_HEIGHT, cellMinWidth: GRID_CELL_WIDTH, overscan: GRID_OVERSCAN, height: Math.min(GRID_HEIGHT, Math.max(1, Math.ceil(shown.length / 3)) * GRID_ROW_HEIGHT) }
           : { rowHeight: ASSET_ROW_HEIGHT, height: Math.min(LIST_HEIGHT, Math.max(shown.length, 1) * ASSET_ROW_HEIGHT) })}
         renderRow={(a, _index, _active, visible) =>
-          grid ? <AssetTile asset={a} visible={visible} /> : <AssetRow asset={a} visible={visible} groupName={group ? null : (groupsById.get(a.groupId)?.name ?? null)} />
+          !grid ? (
+            <AssetRow asset={a} visible={visible} groupName={group ? null : (groupsById.get(a.groupId)?.name ?? null)} />
+          ) : tiles.module ? (
+            <tiles.module.AssetTile asset={a} visible={visible} />
+          ) : (
+            <span class="row__name">{a.name}</span>
+          )
         }
         onOpen={(a) => go({ openId: a.localId }, 'library-asset-title')}
         empty={<p class="muted">{narrowed ? t('library.noMatch') : t('library.emptyGroup')}</p>}
@@ -305,10 +333,10 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
             <button type="button" class="danger" onClick={() => dispatch({ type: 'confirmDelete' })}>
               {t('library.group.delete')}
             </button>
-            {!person && <AddFilesButton onFiles={(list) => addFiles(group.id, list)} />}
+            {!person && <AddFilesButton onIntent={wantFiles} onPick={pickFiles} />}
           </div>
         )}
-        <p class="muted">{t(person ? 'library.group.personHint' : 'library.group.addHint')}</p>
+        <p class="muted">{person ? t('library.group.personHint') : `${t('library.group.addHint')} ${t('files.dropHint')}`}</p>
         {fileParts}
         {filters}
         {assetList}
@@ -322,7 +350,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
       <div class="library__bar">
         <h2 id="library-title">{t('library.groups')}</h2>
         <span class="library__tools">
-          <AddFilesButton onFiles={(list) => receiveFiles(list, null)} />
+          <AddFilesButton onIntent={wantFiles} onPick={pickFiles} />
           <button type="button" onClick={() => void refresh()} disabled={sync.state === 'refreshing'}>
             {t('library.refresh')}
           </button>
@@ -364,11 +392,17 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
 }
 
 /** List or grid, remembered (library-layout). */
-function LayoutToggle({ layout, onChange }: { layout: LibraryLayout; onChange: (layout: LibraryLayout) => void }) {
+function LayoutToggle({ layout, onChange, onIntent }: { layout: LibraryLayout; onChange: (layout: LibraryLayout) => void; onIntent: () => void }) {
   return (
     <span class="layout-toggle" role="group" aria-label={t('library.grid.layout')}>
       {(['list', 'grid'] as const).map((option) => (
-        <button key={option} type="button" aria-pressed={layout === option} onClick={() => onChange(option)}>
+        <button
+          key={option}
+          type="button"
+          aria-pressed={layout === option}
+          onClick={() => onChange(option)}
+          {...(option === 'grid' ? { onPointerEnter: onIntent, onFocus: onIntent } : {})}
+        >
           {t(`library.grid.${option}`)}
         </button>
       ))}
