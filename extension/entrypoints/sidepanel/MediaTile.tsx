@@ -40,6 +40,9 @@ export function MediaTile({ item, index, name, size, selected, status, onToggle,
           <span class="pm-placeholder">{item.format.toUpperCase() || t(TYPE_LABEL[item.type])}</span>
         )}
       </label>
+      <p class="pm-name" title={name}>
+        {name}
+      </p>
       <div class="pm-caption">
         <input id={id} type="checkbox" checked={selected} disabled={Boolean(item.tooLarge)} onChange={(e) => onToggle((e.target as HTMLInputElement).checked)} aria-label={t('sidepanel.item.select', { name })} />
         <span class="pm-facts">{facts}</span>
