@@ -157,6 +157,39 @@ describe('Side panel: media on this page', () => {
   });
 });
 
+describe('Side panel: bounds, refresh and language', () => {
+  it('lists a data: image too large to carry, but does not let it be selected', async () => {
+    mocks.executeScript.mockResolvedValue([{ frameId: 0, result: scan([...RAW.slice(0, 1), { kind: 'img', type: 'image', src: 'data:image/png;base64,iVBOR', cut: 4 * 1024 * 1024 }]) }]);
+    await mountConnected();
+    const big = tiles()[1]!;
+    expect(big.textContent).toContain('Embedded, 3 MB: too large to save from here; right-click it on the page.');
+    expect(big.querySelector('input')!.disabled).toBe(true);
+    click(button('Select all shown'));
+    expect(text()).toContain('1 selected');
+  });
+
+  it('says when the page holds more than it lists', async () => {
+    mocks.executeScript.mockResolvedValue([{ frameId: 0, result: { ...scan(), truncated: true } }]);
+    await mountConnected();
+    expect(text()).toContain('The page holds more: only the first 5 are listed.');
+  });
+
+  it('reads the page again on Refresh', async () => {
+    await mountConnected();
+    mocks.executeScript.mockResolvedValue([{ frameId: 0, result: scan(RAW.slice(4)) }]);
+    click(button('Refresh'));
+    await vi.waitFor(() => expect(names()).toEqual(['Select song']));
+  });
+
+  it('speaks Simplified Chinese', async () => {
+    await setLocale('zh-CN');
+    await mountConnected();
+    expect(text()).toContain('此页面上的媒体');
+    expect(count()).toBe('显示 5 / 5 项');
+    expect(button('全选显示的项')).toBeDefined();
+  });
+});
+
 describe('Side panel: access and the followed tab', () => {
   it('asks for access to the tab origin when the page cannot be read, then reads it', async () => {
     mocks.executeScript.mockRejectedValue(new Error('Cannot access contents of the page.'));

@@ -110,6 +110,8 @@ describe('savePageMedia', () => {
     const [again] = (await savePageMedia({ groupId: 'g1', tabId: 7, items: [item] })).results;
     expect(again).toEqual({ ok: false, duplicate: true, localId: (first as { localId: string }).localId, message: expect.any(String) });
     expect(await assets()).toHaveLength(1);
+    // The tile says so: no notification per item.
+    expect(shown(mocks.notify)).toEqual([]);
   });
 
   it('refuses every item when not connected or when the group is gone', async () => {
