@@ -24,7 +24,7 @@ async function deliver(message: unknown, senderId = fakeBrowser.runtime.id): Pro
   let answer: (value: unknown) => void;
   const answered = new Promise((resolve) => (answer = resolve));
   const returned = await fakeBrowser.runtime.onMessage.trigger(message, { id: senderId }, (value: unknown) => answer(value));
-  return returned.includes(true) ? answered : undefined;
+  return (returned as unknown[]).includes(true) ? answered : undefined;
 }
 
 describe('background: arkbridge:save-page-media', () => {
