@@ -3,9 +3,10 @@
  * front of the sandbox, captures a region the member drags over a scrolled page (the overlay in the
  * page, the crop in the service worker), the visible area, the frame of a same-origin video (its
  * own pixels, at its own size) and of a cross-origin video without CORS (a tainted canvas: the
- * visible tab cropped to the video's box instead). Each is uploaded through the proxy and ends
- * Active in the default group; the bytes the service got are checked: a PNG of the expected size
- * and, for the region, of the block's colour.
+ * visible tab cropped to the video's box instead), and a region again under DevTools' device
+ * emulation (a page ratio of 2 over a screenshot at 1: the crop follows the screenshot). Each is
+ * uploaded through the proxy and ends Active in the default group; the bytes the service got are
+ * checked: a PNG of the expected size and, for the regions, of the block's colour.
  *
  * Native menus cannot be clicked in headless Chromium, and a click is what grants activeTab (which
  * `tabs.captureVisibleTab` needs: host access to the page would not do): the test grants it as the
@@ -127,7 +128,8 @@ test('a dragged region, the visible area and video frames (same-origin, and cros
   );
   const scrolled = await page.evaluate(() => ({ y: scrollY, dpr: devicePixelRatio, width: innerWidth, height: innerHeight }));
   expect(scrolled.y).toBe(500);
-  const { dpr } = scrolled;
+  // Playwright's pages are 1 device pixel per CSS pixel; case (5) emulates 2.
+  expect(scrolled.dpr).toBe(1);
 
   await grantActiveTab(browser!, pageUrl);
   const tabId = await tabIdOf(browser!, pageUrl);
@@ -191,18 +193,33 @@ test('a dragged region, the visible area and video frames (same-origin, and cros
   expect(tainted, 'the cross-origin video taints a canvas').toBe(true);
   await clickCapture(browser!, { menuItemId: 'arkbridge-capture-frame', mediaType: 'video', srcUrl: crossSrc, pageUrl }, tab);
 
+  // --- (5) DevTools' device mode: the page says 2 device pixels per CSS pixel, the screenshot stays
+  // at the screen's 1. The crop follows the screenshot's own scale: the block, 160 × 100. ---
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setDeviceMetricsOverride', { width: scrolled.width, height: scrolled.height, deviceScaleFactor: 2, mobile: false });
+  expect(await page.evaluate(() => devicePixelRatio)).toBe(2);
+  const emulatedRegion = clickCapture(browser!, { menuItemId: 'arkbridge-capture-region', pageUrl }, tab);
+  await overlay.waitFor({ state: 'attached', timeout: 10_000 });
+  await page.mouse.move(130, 230);
+  await page.mouse.down();
+  await page.mouse.move(290, 330, { steps: 4 });
+  await page.mouse.up();
+  await emulatedRegion;
+  await cdp.send('Emulation.clearDeviceMetricsOverride');
+  await cdp.detach();
+
   // --- Each ends Active, uploaded as PNG, in the default group; the notifications say where. ---
-  const rows = await settled(4);
+  const rows = await settled(5);
   for (const row of rows) expect(row.status, `${row.name}: ${row.error}`).toBe('Active');
   expect(new Set(rows.map((r) => r.groupId)).size, 'one group: the default one, made by the first capture').toBe(1);
   const shots = rows.filter((r) => r.capture?.reason === 'screenshot');
   const frames = rows.filter((r) => r.capture?.reason === 'frame');
-  expect(shots).toHaveLength(2);
+  expect(shots).toHaveLength(3);
   expect(frames).toHaveLength(2);
   for (const row of shots) expect(row.name).toMatch(/^Screenshot of Capture test \d{4}-\d\d-\d\d \d\d:\d\d$/);
   for (const row of frames) expect(row.name).toMatch(/^Frame of Capture test at 0:00$/);
   const notes = await readNotifications(browser!);
-  expect(notes.filter((n) => n.id === 'arkbridge-snapshot').map((n) => n.title)).toEqual(Array(4).fill('Saved to Web captures'));
+  expect(notes.filter((n) => n.id === 'arkbridge-snapshot').map((n) => n.title)).toEqual(Array(5).fill('Saved to Web captures'));
 
   const sized = await Promise.all(
     rows.map(async (row) => {
@@ -211,20 +228,23 @@ test('a dragged region, the visible area and video frames (same-origin, and cros
     }),
   );
   const sizes = sized.map((s) => s.size);
-  const regionShot = sized.find((s) => s.size?.width === 200 * dpr && s.size.height === 120 * dpr);
-  expect(regionShot, `a ${200 * dpr} × ${120 * dpr} region among ${JSON.stringify(sizes)}`).toBeDefined();
+  const regionShot = sized.find((s) => s.size?.width === 200 && s.size.height === 120);
+  expect(regionShot, `a 200 × 120 region among ${JSON.stringify(sizes)}`).toBeDefined();
   expect(regionShot!.row.capture?.reason).toBe('screenshot');
   expect(await shareOfColour(page, regionShot!.bytes, BLOCK_RGB)).toBeGreaterThan(0.97);
-  const visible = sized.find((s) => s.row.capture?.reason === 'screenshot' && s !== regionShot)!;
-  expect(visible.size).toEqual({ width: Math.round(scrolled.width * dpr), height: Math.round(scrolled.height * dpr) });
+  const emulatedShot = sized.find((s) => s.size?.width === 160 && s.size.height === 100);
+  expect(emulatedShot, `a 160 × 100 region (emulated ratio 2) among ${JSON.stringify(sizes)}`).toBeDefined();
+  expect(await shareOfColour(page, emulatedShot!.bytes, BLOCK_RGB)).toBeGreaterThan(0.97);
+  const visible = sized.find((s) => s.row.capture?.reason === 'screenshot' && s !== regionShot && s !== emulatedShot)!;
+  expect(visible.size).toEqual({ width: scrolled.width, height: scrolled.height });
   // The block is 240 × 160 of the viewport.
   const blockShare = (240 * 160) / (scrolled.width * scrolled.height);
   expect(await shareOfColour(page, visible.bytes, BLOCK_RGB)).toBeGreaterThan(blockShare * 0.9);
   const frameSizes = sized.filter((s) => s.row.capture?.reason === 'frame').map((s) => s.size);
   expect(frameSizes).toContainEqual({ width: 320, height: 180 }); // the video's own pixels
-  expect(frameSizes).toContainEqual({ width: 480 * dpr, height: 270 * dpr }); // the screen's, of its box
+  expect(frameSizes).toContainEqual({ width: 480, height: 270 }); // the screen's, of its box
 
   expect(pageErrors).toEqual([]);
-  console.info(`screen-capture e2e: dpr ${dpr}, viewport ${scrolled.width} × ${scrolled.height}, PNGs ${JSON.stringify(sizes)}`);
+  console.info(`screen-capture e2e: viewport ${scrolled.width} × ${scrolled.height}, PNGs ${JSON.stringify(sizes)}`);
   await Promise.all([page.close(), options.close()]);
 });

@@ -305,7 +305,7 @@ describe('onMenuClick: screenshots and frames', () => {
     expect(screen.capture).not.toHaveBeenCalled();
     expect(shown(mocks.notify)).toEqual([]);
 
-    mocks.executeScript.mockResolvedValueOnce([{ result: { x: 10, y: 20, width: 30, height: 40, dpr: 2 } }]);
+    mocks.executeScript.mockResolvedValueOnce([{ result: { x: 10, y: 20, width: 30, height: 40, dpr: 2, viewportWidth: 640 } }]);
     await capture('arkbridge-capture-region');
     expect(screen.crops).toEqual([{ sx: 20, sy: 40, sw: 60, sh: 80, canvas: [60, 80] }]);
     expect(await assets()).toMatchObject([{ groupId: 'g1', capture: { reason: 'screenshot' } }]);
@@ -315,7 +315,7 @@ describe('onMenuClick: screenshots and frames', () => {
     await connect();
     await putGroup({ id: 'g1' });
     await lastUsedGroup.remember('g1');
-    mocks.executeScript.mockResolvedValueOnce([{ result: { kind: 'tainted', name: 'Launch trailer', time: 72.3, rect: { x: 0, y: 0, width: 320, height: 180 }, dpr: 1 } }]);
+    mocks.executeScript.mockResolvedValueOnce([{ result: { kind: 'tainted', name: 'Launch trailer', time: 72.3, rect: { x: 0, y: 0, width: 320, height: 180 }, dpr: 1, viewportWidth: 1280 } }]);
     await capture('arkbridge-capture-frame', { mediaType: 'video', srcUrl: 'https://cdn.example.com/trailer.mp4' });
     expect(mocks.executeScript).toHaveBeenCalledWith(expect.objectContaining({ func: grabVideoFrame, target: { tabId: 7, frameIds: [0] } }));
     expect(await assets()).toMatchObject([{ name: 'Frame of Launch trailer at 1:12', capture: { reason: 'frame' } }]);

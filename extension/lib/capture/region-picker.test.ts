@@ -38,7 +38,7 @@ describe('pickRegion (the overlay, in the page)', () => {
     expect(inside('.size').textContent).toBe('180 × 110');
     pointer('pointerup', 100, 80);
     expect(overlay()).toBeNull();
-    expect(await picked).toEqual({ x: 100, y: 80, width: 200, height: 120, dpr: devicePixelRatio || 1 });
+    expect(await picked).toEqual({ x: 100, y: 80, width: 200, height: 120, dpr: devicePixelRatio || 1, viewportWidth: innerWidth });
   });
 
   it('answers null for a click without a drag', async () => {
@@ -73,17 +73,19 @@ describe('pickRegion (the overlay, in the page)', () => {
 
 describe('readPickedRegion', () => {
   it('takes a rectangle the overlay could have drawn', () => {
-    expect(readPickedRegion({ x: 10, y: 20, width: 30, height: 40, dpr: 2 })).toEqual({ x: 10, y: 20, width: 30, height: 40, dpr: 2 });
+    const region = { x: 10, y: 20, width: 30, height: 40, dpr: 2, viewportWidth: 1280 };
+    expect(readPickedRegion({ ...region, extra: 'dropped' })).toEqual(region);
   });
 
   it.each([
     ['nothing', null],
     ['a string', 'region'],
-    ['no size', { x: 0, y: 0, width: 0, height: 10, dpr: 1 }],
-    ['no ratio', { x: 0, y: 0, width: 10, height: 10 }],
-    ['an infinite edge', { x: Infinity, y: 0, width: 10, height: 10, dpr: 1 }],
-    ['a huge size', { x: 0, y: 0, width: 1e9, height: 10, dpr: 1 }],
-    ['a text number', { x: '1', y: 0, width: 10, height: 10, dpr: 1 }],
+    ['no size', { x: 0, y: 0, width: 0, height: 10, dpr: 1, viewportWidth: 800 }],
+    ['no ratio', { x: 0, y: 0, width: 10, height: 10, viewportWidth: 800 }],
+    ['no viewport', { x: 0, y: 0, width: 10, height: 10, dpr: 1 }],
+    ['an infinite edge', { x: Infinity, y: 0, width: 10, height: 10, dpr: 1, viewportWidth: 800 }],
+    ['a huge size', { x: 0, y: 0, width: 1e9, height: 10, dpr: 1, viewportWidth: 800 }],
+    ['a text number', { x: '1', y: 0, width: 10, height: 10, dpr: 1, viewportWidth: 800 }],
   ])('refuses %s', (_, value) => {
     expect(readPickedRegion(value)).toBeNull();
   });

@@ -15,13 +15,15 @@ export interface RegionPickerText {
   size: string;
 }
 
-/** What the member picked: a rectangle in CSS pixels of the viewport, and the device pixels per CSS pixel. */
+/** What the member picked: a rectangle in CSS pixels of the viewport, the device pixels per CSS pixel, and the viewport's width. */
 export interface PickedRegion {
   x: number;
   y: number;
   width: number;
   height: number;
   dpr: number;
+  /** innerWidth, CSS pixels: tells the screenshot's real scale when the page's dpr is emulated (tab-capture screenScale). */
+  viewportWidth: number;
 }
 
 /** Smaller drags (in CSS pixels, either way) are clicks: nothing is captured. */
@@ -46,20 +48,25 @@ export function pickRegion(text: RegionPickerText, minDrag: number, timeoutMs: n
     host.tabIndex = -1;
     host.style.cssText = 'all:initial;position:fixed;inset:0;z-index:2147483647;cursor:crosshair;';
     const root = host.attachShadow({ mode: 'open' });
-    root.innerHTML =
-      '<style>' +
+    // Built node by node: no markup parsed in the page (a Trusted Types policy would refuse it).
+    const part = (className: string, parent: Node) => parent.appendChild(Object.assign(document.createElement('div'), { className }));
+    const style = document.createElement('style');
+    style.textContent =
       ':host{all:initial}' +
       '.backdrop{position:fixed;inset:0;background:rgba(0,0,0,.45);overflow:hidden;cursor:crosshair;touch-action:none;user-select:none}' +
       '.backdrop.dragging{background:transparent}' +
       '.box{position:fixed;display:none;outline:2px solid #fff;box-shadow:0 0 0 1px #2456e8,0 0 0 200vmax rgba(0,0,0,.45)}' +
       '.size{position:fixed;display:none;font:600 12px/1.4 system-ui,sans-serif;color:#fff;background:#1b2a4a;padding:2px 6px;border-radius:4px;white-space:nowrap}' +
-      '.help{position:fixed;top:16px;left:50%;transform:translateX(-50%);max-width:90vw;font:14px/1.4 system-ui,sans-serif;color:#fff;background:#1b2a4a;padding:8px 14px;border-radius:6px;box-shadow:0 2px 8px rgba(0,0,0,.4);pointer-events:none}' +
-      '</style>' +
-      '<div class="backdrop"><div class="box"></div><div class="size" aria-hidden="true"></div><div class="help" role="status" aria-live="polite"></div></div>';
-    const backdrop = root.querySelector('.backdrop') as HTMLElement;
-    const box = root.querySelector('.box') as HTMLElement;
-    const size = root.querySelector('.size') as HTMLElement;
-    (root.querySelector('.help') as HTMLElement).textContent = text.instructions;
+      '.help{position:fixed;top:16px;left:50%;transform:translateX(-50%);max-width:90vw;font:14px/1.4 system-ui,sans-serif;color:#fff;background:#1b2a4a;padding:8px 14px;border-radius:6px;box-shadow:0 2px 8px rgba(0,0,0,.4);pointer-events:none}';
+    root.append(style);
+    const backdrop = part('backdrop', root);
+    const box = part('box', backdrop);
+    const size = part('size', backdrop);
+    size.setAttribute('aria-hidden', 'true');
+    const help = part('help', backdrop);
+    help.setAttribute('role', 'status');
+    help.setAttribute('aria-live', 'polite');
+    help.textContent = text.instructions;
 
     let start: { x: number; y: number } | null = null;
     let rect = { x: 0, y: 0, width: 0, height: 0 };
@@ -89,7 +96,7 @@ export function pickRegion(text: RegionPickerText, minDrag: number, timeoutMs: n
       if (!start) return;
       draw(event.clientX, event.clientY);
       const dragged = rect.width >= minDrag && rect.height >= minDrag;
-      finish(dragged ? { ...rect, dpr: devicePixelRatio || 1 } : null);
+      finish(dragged ? { ...rect, dpr: devicePixelRatio || 1, viewportWidth: innerWidth } : null);
     };
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
@@ -142,8 +149,9 @@ const finite = (value: unknown, min: number, max: number): value is number => ty
 /** The page's answer, if it is a rectangle this module could have drawn (the page is not trusted); else null. */
 export function readPickedRegion(value: unknown): PickedRegion | null {
   if (!value || typeof value !== 'object') return null;
-  const { x, y, width, height, dpr } = value as Record<string, unknown>;
+  const { x, y, width, height, dpr, viewportWidth } = value as Record<string, unknown>;
   if (!finite(x, -REGION_MAX_PX, REGION_MAX_PX) || !finite(y, -REGION_MAX_PX, REGION_MAX_PX)) return null;
   if (!finite(width, 1, REGION_MAX_PX) || !finite(height, 1, REGION_MAX_PX) || !finite(dpr, 0.1, DPR_MAX)) return null;
-  return { x, y, width, height, dpr };
+  if (!finite(viewportWidth, 1, REGION_MAX_PX)) return null;
+  return { x, y, width, height, dpr, viewportWidth };
 }

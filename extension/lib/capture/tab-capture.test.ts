@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { pickRegion } from '@/lib/capture/region-picker';
 import { fakeScreen, pngBytes, type ScreenFakes } from '@/lib/capture/snapshot-fakes';
-import { captureRegion, captureVisible, cropBox, cropPng } from '@/lib/capture/tab-capture';
+import { captureRegion, captureVisible, cropBox, cropPng, screenScale } from '@/lib/capture/tab-capture';
 import { type BrowserMocks, resetState } from '@/lib/testing/test-setup';
 
 let mocks: BrowserMocks;
@@ -37,11 +37,34 @@ describe('cropBox', () => {
   });
 });
 
+describe('screenScale', () => {
+  it('is the page\'s devicePixelRatio when the screenshot agrees, a scrollbar\'s pixels aside', () => {
+    expect(screenScale(2, 1280, 2560)).toBe(2);
+    expect(screenScale(1.25, 1024, 1280)).toBe(1.25);
+    expect(screenScale(1, 1280, 1265)).toBe(1);
+  });
+
+  it('is the screenshot\'s own scale when the ratio is emulated (DevTools\' device mode)', () => {
+    expect(screenScale(2, 1280, 1280)).toBe(1);
+    expect(screenScale(3, 400, 800)).toBe(2);
+  });
+
+  it('is the ratio when the viewport is not known', () => {
+    expect(screenScale(2, undefined, 1280)).toBe(2);
+    expect(screenScale(2, 0, 1280)).toBe(2);
+  });
+});
+
 describe('cropPng', () => {
   it('draws the box of the screenshot onto a canvas of its size and answers PNG bytes', async () => {
-    const out = await cropPng(pngBytes(), { x: 100, y: 50, width: 200, height: 120 }, 2);
+    const out = await cropPng(pngBytes(), { x: 100, y: 50, width: 200, height: 120 }, { dpr: 2, viewportWidth: 1280 });
     expect(screen.crops).toEqual([{ sx: 200, sy: 100, sw: 400, sh: 240, canvas: [400, 240] }]);
     expect(out?.subarray(0, 4)).toEqual(new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
+  });
+
+  it('follows the screenshot\'s scale when the page\'s ratio is emulated', async () => {
+    await cropPng(pngBytes(), { x: 100, y: 50, width: 200, height: 120 }, { dpr: 1, viewportWidth: 1280 });
+    expect(screen.crops).toEqual([{ sx: 200, sy: 100, sw: 400, sh: 240, canvas: [400, 240] }]);
   });
 });
 
@@ -67,7 +90,7 @@ describe('captureVisible', () => {
 
 describe('captureRegion', () => {
   it('shows the overlay in the top frame with its strings, then crops the screenshot taken after it closed', async () => {
-    mocks.executeScript.mockResolvedValueOnce([{ result: { x: 100, y: 50, width: 200, height: 120, dpr: 2 } }]);
+    mocks.executeScript.mockResolvedValueOnce([{ result: { x: 100, y: 50, width: 200, height: 120, dpr: 2, viewportWidth: 1280 } }]);
     const shot = await captureRegion({ id: 7, windowId: 3 });
     expect(shot).toMatchObject({ ok: true });
     const [[call]] = mocks.executeScript.mock.calls as [[{ target: unknown; func: unknown; args: unknown[] }]];
@@ -81,7 +104,7 @@ describe('captureRegion', () => {
   it('takes nothing when the member cancelled (or the page answered nonsense)', async () => {
     mocks.executeScript.mockResolvedValueOnce([{ result: null }]);
     expect(await captureRegion({ id: 7, windowId: 3 })).toBeNull();
-    mocks.executeScript.mockResolvedValueOnce([{ result: { x: 0, y: 0, width: -5, height: 10, dpr: 1 } }]);
+    mocks.executeScript.mockResolvedValueOnce([{ result: { x: 0, y: 0, width: -5, height: 10, dpr: 1, viewportWidth: 1280 } }]);
     expect(await captureRegion({ id: 7, windowId: 3 })).toBeNull();
     expect(screen.capture).not.toHaveBeenCalled();
   });

@@ -47,6 +47,20 @@ export function cropBox(rect: ViewportRect, dpr: number, image: { width: number;
   return right > left && bottom > top ? { x: left, y: top, width: right - left, height: bottom - top } : null;
 }
 
+/** Beyond this relative difference, the screenshot's own scale wins over the page's devicePixelRatio. */
+const SCALE_TOLERANCE = 0.05;
+
+/**
+ * Screenshot pixels per CSS pixel: the page's devicePixelRatio, unless the screenshot says otherwise
+ * (its width over the viewport's differs by more than 5 %: an emulated ratio, as DevTools' device
+ * mode sets, leaves the screenshot at the screen's own). A scrollbar's few pixels stay within it.
+ */
+export function screenScale(dpr: number, viewportWidth: number | undefined, imageWidth: number): number {
+  if (!viewportWidth || viewportWidth <= 0 || imageWidth <= 0) return dpr;
+  const measured = imageWidth / viewportWidth;
+  return Math.abs(measured / dpr - 1) > SCALE_TOLERANCE ? measured : dpr;
+}
+
 /** The error's words, for a message. */
 const why = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 200);
 
@@ -74,11 +88,17 @@ export async function captureVisible(windowId: number | undefined, sleep = (ms: 
   return { ok: true, bytes: decoded.bytes };
 }
 
-/** `png` cropped to `rect` (CSS pixels at `dpr`), as PNG bytes; null when the rectangle misses the image. */
-export async function cropPng(png: Uint8Array<ArrayBuffer>, rect: ViewportRect, dpr: number): Promise<Uint8Array<ArrayBuffer> | null> {
+/** How a viewport's CSS pixels map to the screenshot's: the page's devicePixelRatio and its viewport's width. */
+export interface ViewportScale {
+  dpr: number;
+  viewportWidth?: number;
+}
+
+/** `png` cropped to `rect` (CSS pixels of a viewport at `scale`), as PNG bytes; null when the rectangle misses the image. */
+export async function cropPng(png: Uint8Array<ArrayBuffer>, rect: ViewportRect, scale: ViewportScale): Promise<Uint8Array<ArrayBuffer> | null> {
   const image = await createImageBitmap(new Blob([png], { type: 'image/png' }));
   try {
-    const box = cropBox(rect, dpr, image);
+    const box = cropBox(rect, screenScale(scale.dpr, scale.viewportWidth, image.width), image);
     if (!box) return null;
     const canvas = new OffscreenCanvas(box.width, box.height);
     const context = canvas.getContext('2d');
@@ -92,11 +112,11 @@ export async function cropPng(png: Uint8Array<ArrayBuffer>, rect: ViewportRect, 
 }
 
 /** The visible tab cropped to `rect`; a rectangle off the screenshot is reported as a failed capture. */
-export async function captureCropped(windowId: number | undefined, rect: ViewportRect, dpr: number): Promise<Shot> {
+export async function captureCropped(windowId: number | undefined, rect: ViewportRect, scale: ViewportScale): Promise<Shot> {
   const shot = await captureVisible(windowId);
   if (!shot.ok) return shot;
   try {
-    const bytes = await cropPng(shot.bytes, rect, dpr);
+    const bytes = await cropPng(shot.bytes, rect, scale);
     return bytes ? { ok: true, bytes } : { ok: false, message: t('snapshot.failed.capture', { why: 'empty area' }) };
   } catch (error) {
     return { ok: false, message: t('snapshot.failed.capture', { why: why(error) }) };
@@ -128,5 +148,5 @@ export async function captureRegion(tab: { id: number; windowId?: number }): Pro
   }
   const region = readPickedRegion(answer);
   if (!region) return null;
-  return captureCropped(tab.windowId, region, region.dpr);
+  return captureCropped(tab.windowId, region, region);
 }

@@ -7,7 +7,7 @@ import { type BrowserMocks, resetState } from '@/lib/testing/test-setup';
 let mocks: BrowserMocks;
 let screen: ScreenFakes;
 
-const facts = { name: 'Trailer', time: 12.5, rect: { x: 10, y: 20, width: 320, height: 180 }, dpr: 2 };
+const facts = { name: 'Trailer', time: 12.5, rect: { x: 10, y: 20, width: 320, height: 180 }, dpr: 2, viewportWidth: 1280 };
 
 /** The page's side: each in-page function answers as the page would. */
 function page(answers: Map<unknown, (args: unknown[], frameId: number) => unknown>): void {
@@ -72,7 +72,7 @@ describe('grabVideoFrame (in the page)', () => {
 
   it('clips the box to the viewport', async () => {
     place(video('https://cdn.example.com/a.mp4', { readyState: 0 }), -50, innerHeight - 100, 400, 300);
-    expect(await grabVideoFrame(null, 100)).toMatchObject({ rect: { x: 0, y: innerHeight - 100, width: 350, height: 100 } });
+    expect(await grabVideoFrame(null, 100)).toMatchObject({ rect: { x: 0, y: innerHeight - 100, width: 350, height: 100 }, viewportWidth: innerWidth });
   });
 
   it('answers tainted when the canvas refuses to be read (a cross-origin video without CORS)', async () => {
@@ -133,7 +133,7 @@ describe('captureVideoFrame', () => {
     page(
       new Map<unknown, (args: unknown[], frameId: number) => unknown>([
         [grabVideoFrame, () => ({ kind: 'tainted', ...facts })],
-        [locateFrame, (args, frameId) => (frameId === 0 && args[0] === 'https://player.example.net/embed/1' ? { x: 100, y: 200 } : null)],
+        [locateFrame, (args, frameId) => (frameId === 0 && args[0] === 'https://player.example.net/embed/1' ? { x: 100, y: 200, viewportWidth: 1280 } : null)],
       ]),
     );
     expect(await captureVideoFrame(tab, 5, undefined, 'https://player.example.net/embed/1')).toMatchObject({ ok: true });

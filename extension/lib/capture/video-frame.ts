@@ -20,6 +20,8 @@ interface FrameFacts {
   time: number;
   rect: ViewportRect;
   dpr: number;
+  /** The frame's innerWidth (tab-capture's screenScale, in the top frame). */
+  viewportWidth: number;
 }
 
 /** What the frame's page answers. */
@@ -59,6 +61,7 @@ export async function grabVideoFrame(srcUrl: string | null, nameMax: number): Pr
     time: video.currentTime,
     rect: { x: left, y: top, width: Math.max(0, Math.min(box.right, innerWidth) - left), height: Math.max(0, Math.min(box.bottom, innerHeight) - top) },
     dpr: devicePixelRatio || 1,
+    viewportWidth: innerWidth,
   };
   const width = video.videoWidth;
   const height = video.videoHeight;
@@ -92,15 +95,19 @@ export function dropFrameUrl(url: string): boolean {
 
 /**
  * In the top frame: where the frame showing `frameUrl` starts in the viewport (its content box),
- * when exactly one `<iframe>`/`<frame>` there shows that address; else null.
+ * when exactly one `<iframe>`/`<frame>` there shows that address, with the viewport's width; else null.
  */
-export function locateFrame(frameUrl: string): { x: number; y: number } | null {
+export function locateFrame(frameUrl: string): { x: number; y: number; viewportWidth: number } | null {
   const frames = [...document.querySelectorAll<HTMLIFrameElement>('iframe, frame')].filter((f) => f.src === frameUrl);
   if (frames.length !== 1) return null;
   const frame = frames[0]!;
   const box = frame.getBoundingClientRect();
   const style = getComputedStyle(frame);
-  return { x: box.left + frame.clientLeft + (parseFloat(style.paddingLeft) || 0), y: box.top + frame.clientTop + (parseFloat(style.paddingTop) || 0) };
+  return {
+    x: box.left + frame.clientLeft + (parseFloat(style.paddingLeft) || 0),
+    y: box.top + frame.clientTop + (parseFloat(style.paddingTop) || 0),
+    viewportWidth: innerWidth,
+  };
 }
 
 /**
@@ -161,13 +168,13 @@ export async function captureVideoFrame(tab: { id: number; windowId?: number }, 
   }
 
   // Tainted: the screen's pixels of the video's box, offset by its frame's place in the top one.
-  let offset = { x: 0, y: 0 };
+  let place = { x: 0, y: 0, viewportWidth: answer.viewportWidth };
   if (route === 'locate-then-crop') {
     const located = frameUrl ? await inFrame({ tabId: tab.id, frameId: 0 }, locateFrame, [frameUrl]).catch(() => null) : null;
     if (!located) return { ok: false, message: t('snapshot.failed.crossFrame') };
-    offset = located;
+    place = located;
   }
-  const rect = { ...answer.rect, x: answer.rect.x + offset.x, y: answer.rect.y + offset.y };
-  const cropped = await captureCropped(tab.windowId, rect, answer.dpr);
+  const rect = { ...answer.rect, x: answer.rect.x + place.x, y: answer.rect.y + place.y };
+  const cropped = await captureCropped(tab.windowId, rect, { dpr: answer.dpr, viewportWidth: place.viewportWidth });
   return cropped.ok ? { ...cropped, ...named } : cropped;
 }
