@@ -485,6 +485,10 @@ test('popup: a group of 10,000 assets opens from IndexedDB and scrolls with a ha
   const columns = await grid.evaluate((element) => new Set([...element.querySelectorAll<HTMLElement>('[role="option"]')].map((o) => o.style.left)).size);
   expect(await grid.locator('img').count()).toBeLessThanOrEqual(4 * columns);
   await grid.evaluate((element) => (element.scrollTop = 0));
+  // The thumbnails in view arrive (the media server answers each address).
+  await expect
+    .poll(() => grid.locator('img').evaluateAll((images) => images.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0).length), { timeout: 10_000 })
+    .toBeGreaterThan(0);
   await shot(popup, '17-library-10000-assets-grid');
   await popup.screenshot({ path: join(SCREENSHOTS, 'library-grid.png') });
   // Back to the list, which later openings (and other tests) expect.

@@ -221,7 +221,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
   );
 
   if (opened) {
-    return (
+    return withDrop(
       <div class="library">
         {statusLine}
         {detail.module ? (
@@ -241,7 +241,8 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
         ) : (
           <PartPending failed={detail.failed} onRetry={detail.retry} />
         )}
-      </div>
+        {fileParts}
+      </div>,
     );
   }
 
