@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { pickRegion } from '@/lib/capture/region-picker';
 import { fakeScreen, pngBytes, type ScreenFakes } from '@/lib/capture/snapshot-fakes';
-import { captureRegion, captureVisible, cropBox, cropPng, screenScale } from '@/lib/capture/tab-capture';
+import { captureRegion, captureVisible, cropBox, cropPng, KEEP_ALIVE_MS, screenScale } from '@/lib/capture/tab-capture';
 import { type BrowserMocks, resetState } from '@/lib/testing/test-setup';
 
 let mocks: BrowserMocks;
@@ -99,6 +100,24 @@ describe('captureRegion', () => {
     expect(call.args[0]).toEqual({ label: expect.any(String), instructions: expect.stringMatching(/Escape/), size: '{width} × {height}' });
     expect(mocks.executeScript.mock.invocationCallOrder[0]).toBeLessThan(screen.capture.mock.invocationCallOrder[0]!);
     expect(screen.crops).toEqual([{ sx: 200, sy: 100, sw: 400, sh: 240, canvas: [400, 240] }]);
+  });
+
+  it('keeps the background awake while the member drags, and stops once answered', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const platform = vi.spyOn(fakeBrowser.runtime, 'getPlatformInfo').mockResolvedValue({ os: 'linux', arch: 'x86-64' } as never);
+      let answer!: (value: unknown) => void;
+      mocks.executeScript.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)));
+      const shot = captureRegion({ id: 7, windowId: 3 });
+      vi.advanceTimersByTime(KEEP_ALIVE_MS * 3);
+      expect(platform).toHaveBeenCalledTimes(3);
+      answer([{ result: null }]);
+      expect(await shot).toBeNull();
+      vi.advanceTimersByTime(KEEP_ALIVE_MS * 3);
+      expect(platform).toHaveBeenCalledTimes(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('takes nothing when the member cancelled (or the page answered nonsense)', async () => {

@@ -33,6 +33,8 @@ export type Shot = { ok: true; bytes: Uint8Array<ArrayBuffer> } | { ok: false; m
 const SHOT_MAX_BYTES = 128 * 1024 * 1024;
 /** Chromium allows two captures a second (MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND): a quick second one waits and retries once. */
 const RATE_RETRY_MS = 1_000;
+/** How often the background touches an API while the region overlay is open. */
+export const KEEP_ALIVE_MS = 20_000;
 
 /**
  * The screenshot's pixels under `rect`: its edges × `dpr`, rounded, clamped to the image. Null when
@@ -136,6 +138,9 @@ export const regionPickerText = (): RegionPickerText => ({
  */
 export async function captureRegion(tab: { id: number; windowId?: number }): Promise<Shot | null> {
   let answer: unknown;
+  // The member may take a while to drag: a cheap API call now and then keeps an idle service
+  // worker (30 s) from being stopped while it waits for the overlay's answer.
+  const keepAlive = setInterval(() => void browser.runtime.getPlatformInfo().catch(() => {}), KEEP_ALIVE_MS);
   try {
     const [result] = await browser.scripting.executeScript({
       target: { tabId: tab.id, frameIds: [0] },
@@ -145,6 +150,8 @@ export async function captureRegion(tab: { id: number; windowId?: number }): Pro
     answer = (result as { result?: unknown } | undefined)?.result;
   } catch (error) {
     return { ok: false, message: captureProblem(error) };
+  } finally {
+    clearInterval(keepAlive);
   }
   const region = readPickedRegion(answer);
   if (!region) return null;

@@ -151,6 +151,13 @@ describe('captureVideoFrame', () => {
     expect(screen.capture).not.toHaveBeenCalled();
   });
 
+  it('says a player embedded from another site cannot be read (its frame cannot be scripted)', async () => {
+    mocks.executeScript.mockRejectedValueOnce(new Error('Cannot access contents of url "https://player.example.net/embed/1".'));
+    expect(await captureVideoFrame(tab, 5, undefined, 'https://player.example.net/embed/1')).toEqual({ ok: false, message: expect.stringMatching(/embedded player/) });
+    mocks.executeScript.mockRejectedValueOnce(new Error('Cannot access a chrome:// URL'));
+    expect(await captureVideoFrame(tab, 0, undefined, undefined)).toEqual({ ok: false, message: expect.stringMatching(/^This page cannot be captured/) });
+  });
+
   it.each([
     ['no video', { kind: 'none' }, /No video/],
     ['no picture yet', { kind: 'not-ready', ...facts }, /no picture yet/],

@@ -154,7 +154,8 @@ export async function captureVideoFrame(tab: { id: number; windowId?: number }, 
   try {
     answer = await inFrame(target, grabVideoFrame, [srcUrl ?? null, NAME_MAX]);
   } catch (error) {
-    return { ok: false, message: captureProblem(error) };
+    // activeTab reaches the tab's own site: a player embedded from another one cannot be scripted.
+    return { ok: false, message: frameId !== 0 ? t('snapshot.failed.embedded') : captureProblem(error) };
   }
   if (!answer) return { ok: false, message: t('snapshot.failed.noVideo') };
   const route = frameRoute(answer, frameId === 0);

@@ -21,5 +21,6 @@ export const snapshotEn = {
   'snapshot.failed.noVideo': 'No video was found where you clicked.',
   'snapshot.failed.notReady': 'The video has no picture yet. Play it (or seek), then capture the frame again.',
   'snapshot.failed.crossFrame': 'This video plays inside a frame of another site that does not allow copying its pictures, and the frame could not be located on the page. Use “Capture a region…” around it instead.',
+  'snapshot.failed.embedded': 'The browser does not let Arkbridge read this embedded player (a frame from another site). Use “Capture a region…” around it instead.',
   'snapshot.failed.read': 'The frame could not be read from the page ({why}). Try again.',
 } as const;

@@ -19,5 +19,6 @@ export const snapshotZhCN: Record<keyof typeof snapshotEn, string> = {
   'snapshot.failed.noVideo': '在你点击的位置没有找到视频。',
   'snapshot.failed.notReady': '视频还没有画面。请先播放（或拖动进度），再截取此帧。',
   'snapshot.failed.crossFrame': '此视频在另一个网站的框架中播放，该网站不允许复制其画面，且无法在页面上定位该框架。请改用“截取选定区域…”框选它。',
+  'snapshot.failed.embedded': '浏览器不允许 Arkbridge 读取此嵌入式播放器（来自另一个网站的框架）。请改用“截取选定区域…”框选它。',
   'snapshot.failed.read': '无法从页面读取此帧（{why}）。请重试。',
 };
