@@ -137,9 +137,18 @@ test('a dragged region, the visible area and video frames (same-origin, and cros
   await recordNotifications(browser!);
   const tab = { id: tabId, title: PAGE_TITLE };
 
+  // --- Escape closes the overlay: nothing captured, nothing said. ---
+  const overlay = page.locator('[data-arkbridge-region]');
+  const cancelled = clickCapture(browser!, { menuItemId: 'arkbridge-capture-region', pageUrl }, tab);
+  await overlay.waitFor({ state: 'attached', timeout: 10_000 });
+  await page.keyboard.press('Escape');
+  await cancelled;
+  expect(await overlay.count()).toBe(0);
+  expect(await readAssets()).toEqual([]);
+  expect(await readNotifications(browser!)).toEqual([]);
+
   // --- (1) A region: the overlay, a drag over the block (viewport 120,220 → 320,340), the crop. ---
   const region = clickCapture(browser!, { menuItemId: 'arkbridge-capture-region', pageUrl }, tab);
-  const overlay = page.locator('[data-arkbridge-region]');
   await overlay.waitFor({ state: 'attached', timeout: 10_000 });
   await expect.poll(() => overlay.getAttribute('aria-label')).toBe('Arkbridge: select a region to capture');
   await page.mouse.move(120, 220);
