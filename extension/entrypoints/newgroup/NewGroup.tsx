@@ -10,6 +10,7 @@ import { t } from '@/lib/i18n/translate';
 import { checkGroup, createGroup, type GroupField, type GroupProblem } from '@/lib/library/group-actions';
 import { connectedClient } from '@/lib/proxy/connected-client';
 import { getConnection } from '@/lib/storage/stored-connection';
+import '@/lib/i18n/options.en';
 
 interface NewGroupProps {
   /** The right-clicked item to add to the new group; null: only create the group. */

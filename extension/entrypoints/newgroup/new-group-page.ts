@@ -1,5 +1,6 @@
 import { ASSET_TYPES, type AssetType } from '@@/shared';
 import { CONNECT_WORDING, type Wording } from '@/lib/proxy/failure-message';
+import '@/lib/i18n/options.en';
 
 /** The right-clicked item the new group receives (query parameters url, name, type). */
 export interface PendingItem {

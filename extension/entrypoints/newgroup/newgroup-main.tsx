@@ -3,6 +3,7 @@ import { NewGroup } from '@/entrypoints/newgroup/NewGroup';
 import { parseItem } from '@/entrypoints/newgroup/new-group-page';
 import { currentLocale, loadBrowserLocale, t } from '@/lib/i18n/translate';
 import '@/entrypoints/newgroup/newgroup.css';
+import '@/lib/i18n/options.en';
 
 const params = new URLSearchParams(location.search);
 // The strings of the browser's language first (Simplified Chinese is its own small chunk).

@@ -8,6 +8,7 @@ import { originPattern } from '@/lib/connect/proxy-url-rules';
 import { t } from '@/lib/i18n/translate';
 import type { Connection } from '@/lib/storage/records/setting-values';
 import { getConnection, setConnection } from '@/lib/storage/stored-connection';
+import '@/lib/i18n/options.en';
 
 interface ConnectFormProps {
   initialProxyUrl: string;

@@ -2,6 +2,7 @@ import { Banner } from '@/components/Banner';
 import { Emphasis } from '@/components/Emphasis';
 import { t } from '@/lib/i18n/translate';
 import type { Connection } from '@/lib/storage/records/setting-values';
+import '@/lib/i18n/options.en';
 
 /** Where the extension stands: connected as X, needs reconnect, or not connected. */
 export function ConnectionState({ connection }: { connection: Connection | null }) {

@@ -2,6 +2,7 @@ import { Banner, type BannerTone } from '@/components/Banner';
 import { Field } from '@/components/Field';
 import { t } from '@/lib/i18n/translate';
 import type { GroupRecord } from '@/lib/storage/records/group-record';
+import '@/lib/i18n/options.en';
 
 interface GroupsPanelProps {
   groups: GroupRecord[];

@@ -16,6 +16,7 @@ import { groupStore } from '@/lib/storage/group-store';
 import type { GroupRecord } from '@/lib/storage/records/group-record';
 import type { Connection } from '@/lib/storage/records/setting-values';
 import { getConnection } from '@/lib/storage/stored-connection';
+import '@/lib/i18n/options.en';
 
 type Note = { tone: BannerTone; text: string };
 

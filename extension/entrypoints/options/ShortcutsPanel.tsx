@@ -4,6 +4,7 @@ import { t } from '@/lib/i18n/translate';
 import { openShortcutSettings, opensShortcutSettings, saveShortcut } from '@/lib/keyboard-shortcut';
 import { lastUsedGroup } from '@/lib/storage/last-used-group';
 import type { GroupRecord } from '@/lib/storage/records/group-record';
+import '@/lib/i18n/options.en';
 
 /**
  * The keyboard save's shortcut as the browser has it now, the group it saves to, and how to change

@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { App } from '@/entrypoints/options/OptionsApp';
 import { currentLocale, loadBrowserLocale, t } from '@/lib/i18n/translate';
 import '@/entrypoints/options/options.css';
+import '@/lib/i18n/options.en';
 
 // The strings of the browser's language first (Simplified Chinese is its own small chunk).
 void loadBrowserLocale().then(() => {

@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { Banner } from '@/components/Banner';
 import { t } from '@/lib/i18n/translate';
+import '@/lib/i18n/background.en';
+import '@/lib/i18n/sidepanel.en';
 
 /**
  * Why the page cannot be read, and what to do: the page menu item (it grants activeTab for the tab),

@@ -1,6 +1,7 @@
 import type { PageMediaType } from '@/lib/page-media/collect-page-media';
 import { FILTER_TEXT_MAX, type MediaFilter, MEDIA_TYPES, SIZE_PRESETS } from '@/lib/page-media/media-filter';
 import { t } from '@/lib/i18n/translate';
+import '@/lib/i18n/sidepanel.en';
 
 const TYPE_LABEL = { image: 'sidepanel.filter.image', video: 'sidepanel.filter.video', audio: 'sidepanel.filter.audio' } as const;
 

@@ -21,6 +21,7 @@ import { MediaTile } from '@/entrypoints/sidepanel/MediaTile';
 import { SaveBar } from '@/entrypoints/sidepanel/SaveBar';
 import { useFollowedTab } from '@/entrypoints/sidepanel/use-followed-tab';
 import { usePageMedia } from '@/entrypoints/sidepanel/use-page-media';
+import '@/lib/i18n/sidepanel.en';
 
 const ASSET_TYPE: Record<PageMediaType, AssetType> = { image: 'Image', video: 'Video', audio: 'Audio' };
 type Size = { width: number; height: number };

@@ -1,5 +1,6 @@
 import type { GroupRecord } from '@/lib/storage/records/group-record';
 import { t } from '@/lib/i18n/translate';
+import '@/lib/i18n/sidepanel.en';
 
 /** "Save N to <group>" with the group picker; disabled while nothing is selected or a save runs. */
 export function SaveBar({ groups, groupId, count, busy, onGroup, onSave }: { groups: GroupRecord[]; groupId: string; count: number; busy: boolean; onGroup: (id: string) => void; onSave: () => void }) {

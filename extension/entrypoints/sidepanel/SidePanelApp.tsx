@@ -6,6 +6,7 @@ import { PageMediaView } from '@/entrypoints/sidepanel/PageMediaView';
 import { type MessageKey, t } from '@/lib/i18n/translate';
 import { useDb } from '@/lib/popup/use-db';
 import { getConnection } from '@/lib/storage/stored-connection';
+import '@/lib/i18n/sidepanel.en';
 
 type PanelTab = 'page' | 'library' | 'tasks';
 const TABS: { id: PanelTab; label: MessageKey }[] = [

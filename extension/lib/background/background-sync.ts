@@ -16,6 +16,7 @@ import { settingsStore } from '@/lib/storage/settings-store';
 import { announceChange } from '@/lib/storage/store-changes';
 import { taskStore } from '@/lib/storage/task-store';
 import { resumeSubmissions } from '@/lib/tasks/task-submit';
+import '@/lib/i18n/background.en';
 
 /**
  * One pass of the background engine: send queued creates, bring Processing assets and unfinished

@@ -1,6 +1,8 @@
 import { browser } from 'wxt/browser';
 import { t } from '@/lib/i18n/translate';
 import type { GroupRecord } from '@/lib/storage/records/group-record';
+import '@/lib/i18n/background.en';
+import '@/lib/i18n/snapshot.en';
 
 /** Ids of the context menu's items. */
 export const MENU = {

@@ -3,6 +3,7 @@ import { createGroup } from '@/lib/library/group-actions';
 import type { ActionResult } from '@/lib/proxy/failure-message';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { groupStore } from '@/lib/storage/group-store';
+import '@/lib/i18n/background.en';
 
 /**
  * The default group: created on first use ("Web captures") and remembered as the default. A second

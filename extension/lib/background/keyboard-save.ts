@@ -8,6 +8,8 @@ import { connectedClient } from '@/lib/proxy/connected-client';
 import { groupStore } from '@/lib/storage/group-store';
 import { lastUsedGroup } from '@/lib/storage/last-used-group';
 import { getConnection } from '@/lib/storage/stored-connection';
+import '@/lib/i18n/background.en';
+import '@/lib/i18n/options.en';
 
 /** The keyboard save's own notification (each replaces the previous one). */
 export const KEYBOARD_NOTE = 'arkbridge-keyboard';

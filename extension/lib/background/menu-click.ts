@@ -19,6 +19,7 @@ import { connectedClient } from '@/lib/proxy/connected-client';
 import { groupStore } from '@/lib/storage/group-store';
 import { lastUsedGroup } from '@/lib/storage/last-used-group';
 import { announceChange } from '@/lib/storage/store-changes';
+import '@/lib/i18n/background.en';
 
 const KINDS: Record<string, AssetType> = { image: 'Image', video: 'Video', audio: 'Audio' };
 const LINK_KINDS: [RegExp, AssetType][] = [

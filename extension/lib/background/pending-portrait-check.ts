@@ -5,6 +5,7 @@ import { clearSession, listGroupAssets, readSession, storeAssets, storeGroup } f
 import { ApiError } from '@/lib/proxy/api-failure';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { announceChange } from '@/lib/storage/store-changes';
+import '@/lib/i18n/background.en';
 
 /** What the background's check of a QR code left by a closed popup found. */
 export type PortraitCheck = 'none' | 'pending' | 'resolved' | 'ended';

@@ -13,6 +13,7 @@ import { queueStore } from '@/lib/storage/queue-store';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import type { CaptureState, UploadReason } from '@/lib/storage/records/capture-state';
 import { announceChange } from '@/lib/storage/store-changes';
+import '@/lib/i18n/background.en';
 
 /**
  * The click's part of an upload: read the bytes where the browser can (the page, or the `data:`

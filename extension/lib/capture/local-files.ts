@@ -10,6 +10,7 @@ import { newLocalId } from '@/lib/storage/database';
 import { groupStore } from '@/lib/storage/group-store';
 import { lastUsedGroup } from '@/lib/storage/last-used-group';
 import { announceChange } from '@/lib/storage/store-changes';
+import '@/lib/i18n/background.en';
 
 /**
  * Files from the member's computer (dropped on the library or picked), added from a page (the

@@ -1,6 +1,7 @@
 import { LIMITS } from '@@/shared';
 import { NAME_TEXT_MAX } from '@/lib/capture/choose-name';
 import { t } from '@/lib/i18n/translate';
+import '@/lib/i18n/snapshot.en';
 
 /**
  * Names of screenshots and frames: "Screenshot of <page title> 2026-11-23 18:40", "Frame of

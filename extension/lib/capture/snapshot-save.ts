@@ -11,6 +11,8 @@ import { notify } from '@/lib/notify';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { groupStore } from '@/lib/storage/group-store';
 import { lastUsedGroup } from '@/lib/storage/last-used-group';
+import '@/lib/i18n/background.en';
+import '@/lib/i18n/snapshot.en';
 
 /**
  * The context menu's "Capture visible area", "Capture a region…" and "Capture this frame": take the

@@ -2,6 +2,7 @@ import { browser } from 'wxt/browser';
 import { decodeDataUrl } from '@/lib/capture/page-reader';
 import { MIN_DRAG_PX, PICK_TIMEOUT_MS, pickRegion, readPickedRegion, type RegionPickerText } from '@/lib/capture/region-picker';
 import { t } from '@/lib/i18n/translate';
+import '@/lib/i18n/snapshot.en';
 
 /**
  * Screenshots of the visible tab (`tabs.captureVisibleTab`, allowed by the menu click's activeTab

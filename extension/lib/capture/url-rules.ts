@@ -1,5 +1,6 @@
 import { mediaUrlProblem } from '@@/shared';
 import { t } from '@/lib/i18n/translate';
+import '@/lib/i18n/background.en';
 
 export type UrlVerdict = { ok: true; url: string } | { ok: false; reason: string; advice: string };
 

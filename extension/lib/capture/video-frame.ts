@@ -3,6 +3,7 @@ import { beginPageRead, type PageTarget } from '@/lib/capture/page-reader';
 import { captureCropped, captureProblem, type Shot, type ViewportRect } from '@/lib/capture/tab-capture';
 import { readLimitFor, tooLargeMessage } from '@/lib/capture/upload-rules';
 import { t } from '@/lib/i18n/translate';
+import '@/lib/i18n/snapshot.en';
 
 /**
  * "Capture this frame": the picture a `<video>` shows, at its own size (videoWidth × videoHeight),

@@ -1,5 +1,6 @@
 import { normalizeProxyUrl, tokenProblem } from '@/lib/connect/proxy-url-rules';
 import { t } from '@/lib/i18n/translate';
+import '@/lib/i18n/options.en';
 
 /**
  * The connect link the console shows for a new member: `<proxy origin>/connect#token=<member token>`

@@ -1,4 +1,5 @@
 import { t } from '@/lib/i18n/translate';
+import '@/lib/i18n/options.en';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 

@@ -19,6 +19,7 @@ import {
 import { t } from '@/lib/i18n/translate';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import { contentIndex, describeParam, humanize, paramLabel } from '@/lib/tasks/task-presentation';
+import '@/lib/i18n/generate.en';
 
 /**
  * The Generate form as data: what the member chose, the create body it makes, and every problem

@@ -5,6 +5,7 @@ import { t } from '@/lib/i18n/translate';
 import { isGone } from '@/lib/proxy/api-failure';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { describeParam } from '@/lib/tasks/task-presentation';
+import '@/lib/i18n/generate.en';
 
 /**
  * Per-model readiness of the library assets a Generate form references. An asset that is `Active`

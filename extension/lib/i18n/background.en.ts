@@ -1,3 +1,5 @@
+import { provideEnglish } from '@/lib/i18n/english-parts';
+
 /** English strings of the background: notifications and context menus. */
 export const backgroundEn = {
   // Context menu (lib/menus).
@@ -63,3 +65,6 @@ export const backgroundEn = {
   'notify.keyboard.nothing': 'No image, video or audio under the pointer, and no main image on this page. Point at the media and press the shortcut again.',
   'notify.keyboard.cannotRead': 'Arkbridge cannot read this page (the browser’s own pages and add-on stores are closed to extensions).',
 } as const;
+
+// Importing this part makes its strings available: a module that names them imports it (page-strings.test).
+provideEnglish(backgroundEn);

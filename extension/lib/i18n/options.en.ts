@@ -1,3 +1,5 @@
+import { provideEnglish } from '@/lib/i18n/english-parts';
+
 /** English strings of the options page and the new-group page. */
 export const optionsEn = {
   // Options page (entrypoints/options).
@@ -46,11 +48,6 @@ export const optionsEn = {
   'options.connect.tokenMissing': 'Member token: paste the token your team admin gave you',
   'options.connect.tokenMalformed': 'Member token: this does not look like an Arkbridge member token (abk_…)',
   // Failed calls to the proxy, as the options and new-group pages word them (lib/proxy/failure-message).
-  'options.error.unexpected': 'Unexpected error: {message}',
-  'options.error.unauthorized': 'The proxy did not accept this token: check it or ask your admin for a new one',
-  'options.error.network': 'Cannot reach {url}: check the address and that the proxy is running',
-  'options.error.rateLimited': 'The proxy is busy: try again in {seconds} s',
-  'options.error.notAProxy': '{url} answered, but not like an Arkbridge proxy: check the address',
   // Groups (options/GroupsPanel).
   'options.groups.heading': 'Groups',
   'options.groups.default': 'Default group',
@@ -101,3 +98,6 @@ export const optionsEn = {
   'newgroup.error.network': 'Cannot reach {url}: check the address and that the proxy is running. Try again: it will not create the group twice.',
   'newgroup.error.retrySafe': '{message}. Try again: it will not create the group twice.',
 } as const;
+
+// Importing this part makes its strings available: a module that names them imports it (page-strings.test).
+provideEnglish(optionsEn);

@@ -47,11 +47,6 @@ export const optionsZhCN: Record<keyof typeof optionsEn, string> = {
   'options.connect.tokenMissing': '成员令牌：请粘贴团队管理员给你的令牌',
   'options.connect.tokenMalformed': '成员令牌：这看起来不像 Arkbridge 成员令牌（abk_…）',
   // 调用代理服务失败，设置页与新建分组页的措辞（lib/proxy/failure-message）。
-  'options.error.unexpected': '意外错误：{message}',
-  'options.error.unauthorized': '代理服务不接受此令牌：请检查令牌，或向管理员申请新的令牌',
-  'options.error.network': '无法连接 {url}：请检查地址，并确认代理服务正在运行',
-  'options.error.rateLimited': '代理服务繁忙：请在 {seconds} 秒后重试',
-  'options.error.notAProxy': '{url} 有响应，但不像 Arkbridge 代理服务：请检查地址',
   // 分组（options/GroupsPanel）。
   'options.groups.heading': '分组',
   'options.groups.default': '默认分组',

@@ -1,3 +1,5 @@
+import { provideEnglish } from '@/lib/i18n/english-parts';
+
 /** English strings of the side panel (entrypoints/sidepanel): media on this page, its filters and saving. */
 export const sidepanelEn = {
   'sidepanel.tabs.page': 'This page',
@@ -45,3 +47,6 @@ export const sidepanelEn = {
   'sidepanel.status.failed': 'Failed: {message}',
   'sidepanel.status.duplicate': 'Already in the group',
 } as const;
+
+// Importing this part makes its strings available: a module that names them imports it (page-strings.test).
+provideEnglish(sidepanelEn);

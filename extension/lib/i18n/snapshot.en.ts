@@ -1,3 +1,5 @@
+import { provideEnglish } from '@/lib/i18n/english-parts';
+
 /** English strings of screenshots and video frames (lib/capture: visible area, region, frame). */
 export const snapshotEn = {
   // The context menu (lib/background/context-menu).
@@ -24,3 +26,6 @@ export const snapshotEn = {
   'snapshot.failed.embedded': 'The browser does not let Arkbridge read this embedded player (a frame from another site). Use “Capture a region…” around it instead.',
   'snapshot.failed.read': 'The frame could not be read from the page ({why}). Try again.',
 } as const;
+
+// Importing this part makes its strings available: a module that names them imports it (page-strings.test).
+provideEnglish(snapshotEn);

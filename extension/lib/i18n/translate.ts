@@ -1,12 +1,13 @@
-import { en, type MessageKey } from '@/lib/i18n/en';
+import type { MessageKey } from '@/lib/i18n/en';
+import { english } from '@/lib/i18n/english-parts';
 
 export type { MessageKey };
 export type Locale = 'en' | 'zh-CN';
 
 type Table = Record<MessageKey, string>;
 
-/** English is always here (and the fallback); other languages are chunks loaded on first use. */
-const TABLES: Partial<Record<Locale, Table>> = { en };
+/** English (the fallback) is the parts this context imported (english-parts); other languages are whole chunks loaded on first use. */
+const TABLES: Partial<Record<Locale, Partial<Table>>> = { en: english };
 const LOADERS: Record<Exclude<Locale, 'en'>, () => Promise<Table>> = { 'zh-CN': async () => (await import('@/lib/i18n/zh-CN')).zhCN };
 
 /** The popup's language: Simplified Chinese for any `zh` browser language except Traditional, else English. */
@@ -59,6 +60,7 @@ function plurals(template: string, params: Record<string, string | number>): str
 
 /** The string for `key` in the current language, with plural forms chosen and `{param}`s filled in. */
 export function t(key: MessageKey, params: Record<string, string | number> = {}): string {
-  const template = plurals(TABLES[locale]?.[key] ?? en[key], params);
+  // A key no table has shows as itself (page-strings.test keeps that from shipping).
+  const template = plurals(TABLES[locale]?.[key] ?? TABLES.en?.[key] ?? key, params);
   return template.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
 }

@@ -8,6 +8,11 @@ import { snapshotZhCN } from '@/lib/i18n/snapshot.zh-CN';
 
 /** 简体中文 of the popup. */
 const popupZhCN = {
+  'options.error.unexpected': '意外错误：{message}',
+  'options.error.unauthorized': '代理服务不接受此令牌：请检查令牌，或向管理员申请新的令牌',
+  'options.error.network': '无法连接 {url}：请检查地址，并确认代理服务正在运行',
+  'options.error.rateLimited': '代理服务繁忙：请在 {seconds} 秒后重试',
+  'options.error.notAProxy': '{url} 有响应，但不像 Arkbridge 代理服务：请检查地址',
   'app.title': 'Arkbridge',
   'app.loading': '正在加载…',
   'app.partNotLoaded': '无法加载 Arkbridge 的这一部分。',

@@ -7,6 +7,7 @@ import { connectedClient } from '@/lib/proxy/connected-client';
 import { assetStore } from '@/lib/storage/asset-store';
 import { groupStore } from '@/lib/storage/group-store';
 import { lastUsedGroup } from '@/lib/storage/last-used-group';
+import '@/lib/i18n/sidepanel.en';
 
 /**
  * The background's side of the side panel's "Save N to <group>": each item goes the context menu's

@@ -1,4 +1,5 @@
 import { t } from '@/lib/i18n/translate';
+import '@/lib/i18n/portrait.en';
 
 /** Whole seconds left (rounded up), never negative. */
 export const secondsLeft = (ms: number): number => Math.max(0, Math.ceil(ms / 1000));

@@ -13,6 +13,7 @@ import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import type { GroupRecord } from '@/lib/storage/records/group-record';
 import type { ConsentRecord } from '@/lib/storage/records/setting-values';
 import { announceChange } from '@/lib/storage/store-changes';
+import '@/lib/i18n/portrait.en';
 
 /**
  * The real-person flow of the popup, run: one effect per state of the transition table

@@ -3,6 +3,7 @@ import { clearSession } from '@/lib/portrait/portrait-store';
 import { ApiError, isTransient } from '@/lib/proxy/api-failure';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { settingsStore } from '@/lib/storage/settings-store';
+import '@/lib/i18n/portrait.en';
 
 /**
  * The one place that calls ResolvePartnerToken. A handle resolves once (the service spends it), and

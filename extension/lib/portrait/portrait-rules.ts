@@ -1,4 +1,5 @@
 import { type MessageKey, t } from '@/lib/i18n/translate';
+import '@/lib/i18n/portrait.en';
 
 /**
  * The real-person authorization and personal-information rules the member shows the person before

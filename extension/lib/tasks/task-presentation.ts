@@ -2,6 +2,8 @@ import { type ContentElement, GENERATION_PARAMETERS, type GenerationParameter, p
 import { formatAmount } from '@/lib/budget/money-display';
 import { currentLocale, t } from '@/lib/i18n/translate';
 import type { LocalTaskStatus, TaskRecord } from '@/lib/storage/records/task-record';
+import '@/lib/i18n/generate.en';
+import '@/lib/i18n/tasks.en';
 
 /**
  * How the Tasks view presents the task state machine: submitting (recorded, the create not yet

@@ -8,6 +8,7 @@ import { newLocalId } from '@/lib/storage/database';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { announceChange } from '@/lib/storage/store-changes';
 import { taskStore } from '@/lib/storage/task-store';
+import '@/lib/i18n/tasks.en';
 
 /**
  * Creating a video task so that nothing the member does (a timeout, closing the popup, the browser

@@ -23,6 +23,7 @@ import {
 import { t } from '@/lib/i18n/translate';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import { describeParam } from '@/lib/tasks/task-presentation';
+import '@/lib/i18n/generate.en';
 
 /** What the proxy refused at submit, and the part of the form it names. */
 export interface Refusal {

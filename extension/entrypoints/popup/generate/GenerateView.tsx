@@ -35,6 +35,7 @@ import '@/entrypoints/popup/generate/generate.css';
 import { GenerateReferences, type Refusal } from '@/entrypoints/popup/generate/GenerateReferences';
 import { ParamField } from '@/entrypoints/popup/generate/ParamField';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
+import '@/lib/i18n/generate.en';
 
 const readAssets = () => assetStore.all();
 const readinessClient = async () => (await connectedClient())?.client ?? null;

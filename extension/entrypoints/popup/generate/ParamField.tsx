@@ -1,6 +1,7 @@
 import { Field } from '@/components/Field';
 import type { ParamControl } from '@/lib/generate/generate-form';
 import { t } from '@/lib/i18n/translate';
+import '@/lib/i18n/generate.en';
 
 interface ParamFieldProps {
   control: ParamControl;

@@ -1,6 +1,7 @@
 import type { ReferenceRole } from '@@/shared';
 import type { FormReference } from '@/lib/generate/generate-form';
 import { t } from '@/lib/i18n/translate';
+import '@/lib/i18n/generate.en';
 
 interface ReferenceRowProps {
   reference: FormReference;

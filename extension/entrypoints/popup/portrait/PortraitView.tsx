@@ -8,6 +8,7 @@ import { defaultDeps, type FlowDeps, type FlowSnapshot, PortraitFlow } from '@/l
 import type { PortraitState } from '@/lib/portrait/portrait-transitions';
 import '@/entrypoints/popup/portrait/portrait.css';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
+import '@/lib/i18n/portrait.en';
 
 interface PortraitViewProps {
   /** Tests inject the clock (and may inject the client); the popup uses the real ones. */

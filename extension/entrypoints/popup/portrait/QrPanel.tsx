@@ -5,6 +5,7 @@ import { expiryAnnouncement, formatCountdown } from '@/lib/portrait/countdown';
 import { AUTO_RENEWALS, type Session } from '@/lib/portrait/portrait-transitions';
 import { qrDataUrl } from '@/lib/portrait/qr';
 import type { Problem } from '@/lib/proxy/failure-message';
+import '@/lib/i18n/portrait.en';
 
 interface QrPanelProps {
   session: Session;

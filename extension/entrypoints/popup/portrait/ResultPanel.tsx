@@ -3,6 +3,7 @@ import { useDb } from '@/lib/popup/use-db';
 import { readGroupAssets } from '@/lib/portrait/portrait-store';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import type { GroupRecord } from '@/lib/storage/records/group-record';
+import '@/lib/i18n/portrait.en';
 
 interface ResultPanelProps {
   group: GroupRecord;

@@ -4,6 +4,7 @@ import { currentLocale, t } from '@/lib/i18n/translate';
 import { rulesText } from '@/lib/portrait/portrait-rules';
 import type { Problem } from '@/lib/proxy/failure-message';
 import type { ConsentRecord } from '@/lib/storage/records/setting-values';
+import '@/lib/i18n/portrait.en';
 
 interface RulesPanelProps {
   busy: boolean;

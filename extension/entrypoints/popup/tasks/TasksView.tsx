@@ -36,6 +36,7 @@ import { submitAgain, type SubmittingTask } from '@/lib/tasks/task-submit';
 import '@/entrypoints/popup/tasks/tasks.css';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
 import { assetStore } from '@/lib/storage/asset-store';
+import '@/lib/i18n/tasks.en';
 
 export const POLL_MS = 3_000;
 
