@@ -31,9 +31,10 @@ export interface AddItemRequest {
 
 /**
  * What the background may answer to `arkbridge:add`; anything else (or nothing) means accepted.
- * `localId`: the record made, whose status the caller may follow.
+ * `localId`: the record made, whose status the caller may follow; `duplicateOf`: the record already
+ * in the group that the item would have repeated.
  */
-export type AddItemReply = { ok: true; localId?: string } | { ok: false; message: string };
+export type AddItemReply = { ok: true; localId?: string } | { ok: false; message: string; duplicateOf?: string };
 
 /** One item of `arkbridge:save-page-media`: an address found in the tab, in frame `frameId` (default the top one). */
 export interface SavePageMediaItem {

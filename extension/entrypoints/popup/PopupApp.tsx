@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
+import { ConnectFirst } from '@/components/ConnectFirst';
 import { BudgetLine } from '@/entrypoints/popup/budget/BudgetLine';
 import { type Deferred, deferred, Later } from '@/entrypoints/popup/deferred';
 import { LibraryView } from '@/entrypoints/popup/library/LibraryView';
@@ -38,17 +39,7 @@ export function App() {
   useEffect(() => void takeNextTab().then((next) => next && choose(next)), []);
 
   if (connection === undefined) return <main class="app" aria-busy="true" />;
-  if (!connection || connection.needsReconnect) {
-    return (
-      <main class="app">
-        <h1>{t('app.title')}</h1>
-        <p role="alert">{t(connection ? 'app.needsReconnect' : 'app.notConnected')}</p>
-        <button type="button" onClick={() => void browser.runtime.openOptionsPage()}>
-          {t('app.openOptions')}
-        </button>
-      </main>
-    );
-  }
+  if (!connection || connection.needsReconnect) return <ConnectFirst class="app" reconnect={Boolean(connection)} />;
   return (
     <main class="app">
       <header class="app-header">

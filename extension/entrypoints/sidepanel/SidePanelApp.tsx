@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { browser } from 'wxt/browser';
+import { ConnectFirst } from '@/components/ConnectFirst';
 import { deferred, Later } from '@/entrypoints/popup/deferred';
 import { LibraryView } from '@/entrypoints/popup/library/LibraryView';
 import { PageMediaView } from '@/entrypoints/sidepanel/PageMediaView';
@@ -25,17 +25,7 @@ export function SidePanelApp({ fixedTabId }: { fixedTabId?: number }) {
   const connection = useDb(getConnection, ['settings']);
   const [tab, setTab] = useState<PanelTab>('page');
   if (connection === undefined) return <main class="panel" aria-busy="true" />;
-  if (!connection || connection.needsReconnect) {
-    return (
-      <main class="panel">
-        <h1>{t('app.title')}</h1>
-        <p role="alert">{t(connection ? 'app.needsReconnect' : 'app.notConnected')}</p>
-        <button type="button" onClick={() => void browser.runtime.openOptionsPage()}>
-          {t('app.openOptions')}
-        </button>
-      </main>
-    );
-  }
+  if (!connection || connection.needsReconnect) return <ConnectFirst class="panel" reconnect={Boolean(connection)} />;
   const onKey = (event: KeyboardEvent) => {
     // Arrow keys move between tabs, as in a tablist.
     const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;

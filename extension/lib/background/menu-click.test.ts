@@ -248,9 +248,18 @@ describe('addAsset', () => {
       createdAt: 1,
       updatedAt: 1,
     });
-    expect(await addAsset({ groupId: 'g1', url: IMAGE, name: 'Fox', type: 'Image' })).toEqual({ ok: false, message: 'Fox is already in Moodboard.' });
+    expect(await addAsset({ groupId: 'g1', url: IMAGE, name: 'Fox', type: 'Image' })).toEqual({ ok: false, message: 'Fox is already in Moodboard.', duplicateOf: 'old' });
     expect(shown(mocks.notify)).toEqual([['dup-old', 'Already in your library', 'Fox is already in Moodboard.']]);
     expect(proxy.calls).toEqual([]);
+  });
+
+  it('answers a duplicate without a notification when the caller shows it (the side panel)', async () => {
+    await connect();
+    await putGroup({ id: 'g1', name: 'Moodboard' });
+    await (await db()).put('assets', { localId: 'old', groupId: 'g1', name: 'Fox', url: IMAGE, type: 'Image', status: 'Processing', idempotencyKey: 'k', notified: false, createdAt: 1, updatedAt: 1 });
+    expect(await addAsset({ groupId: 'g1', url: IMAGE, name: 'Fox', type: 'Image' }, false)).toMatchObject({ ok: false, duplicateOf: 'old' });
+    expect(shown(mocks.notify)).toEqual([]);
+    expect(await assets()).toHaveLength(1);
   });
 });
 

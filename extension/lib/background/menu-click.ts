@@ -7,18 +7,17 @@ import { defaultGroup } from '@/lib/background/default-group';
 import { openPageMedia } from '@/lib/background/open-page-media';
 import { probeElement } from '@/lib/background/probe-element';
 import { refreshMenus } from '@/lib/background/refresh-menus';
-import { type AddRequest, addToLibrary } from '@/lib/capture/add-to-library';
+import type { AddRequest } from '@/lib/capture/add-to-library';
 import { nameSourceOf, planCapture } from '@/lib/capture/capture-plan';
-import { addHeldBytes, type HeldBytes, stageUpload, type UploadItem, uploadToGroup } from '@/lib/capture/capture-upload';
+import { stageUpload, type UploadItem, uploadToGroup } from '@/lib/capture/capture-upload';
+import { addHeldBytes, type HeldBytes } from '@/lib/capture/held-bytes';
+import { recordItem } from '@/lib/capture/record-item';
 import { chooseName } from '@/lib/capture/choose-name';
 import { pickSource } from '@/lib/capture/pick-source';
 import { isSnapshotItem, saveSnapshot } from '@/lib/capture/snapshot-save';
 import { t } from '@/lib/i18n/translate';
 import { notify } from '@/lib/notify';
 import { connectedClient } from '@/lib/proxy/connected-client';
-import { groupStore } from '@/lib/storage/group-store';
-import { lastUsedGroup } from '@/lib/storage/last-used-group';
-import { announceChange } from '@/lib/storage/store-changes';
 import '@/lib/i18n/background.en';
 
 const KINDS: Record<string, AssetType> = { image: 'Image', video: 'Video', audio: 'Audio' };
@@ -129,36 +128,29 @@ export async function itemToAdd(picked: PickedMedia, allowHttp = false): Promise
 }
 
 /**
- * Adds an item to a group (from the menu, the new-group page or the keyboard save) and remembers
- * the group as the last used one. A duplicate is not created again; the member is told, and the
- * answer says so (the new-group page shows it).
+ * Adds an item to a group (from the menu, the new-group page, the keyboard save or the side panel).
+ * A duplicate is not created again; the answer says so (the new-group page and the side panel show
+ * it), and the member is told by a notification unless `tellDuplicate` is false (the side panel's
+ * tile says it).
  */
-export async function addAsset({ upload, ...request }: AddRequest & { upload?: UploadItem }): Promise<AddItemReply> {
-  if (upload) {
-    // Read from the page and checked first; recorded (as queueAsset does) once reading starts.
-    return uploadToGroup(request.groupId, upload, queueAsset);
-  }
-  return queueAsset(request);
+export async function addAsset({ upload, ...request }: AddRequest & { upload?: UploadItem }, tellDuplicate = true): Promise<AddItemReply> {
+  const queue = (r: AddRequest) => queueAsset(r, tellDuplicate);
+  // An upload is read from the page and checked first; recorded (as queueAsset does) once reading starts.
+  return upload ? uploadToGroup(request.groupId, upload, queue) : queue(request);
 }
 
-/** Adds bytes the extension holds (a file, a screenshot, a video frame) to a group, as addAsset does. */
+/** Adds bytes the extension holds (a screenshot, a video frame) to a group, as addAsset does. */
 export const addHeld = (groupId: string, held: HeldBytes): Promise<AddItemReply> => addHeldBytes(groupId, held, queueAsset);
 
-/** Records and queues an item (addToLibrary), remembering the group; a duplicate is told and answered. */
-async function queueAsset(request: AddRequest): Promise<AddItemReply> {
-  const outcome = await addToLibrary(request);
-  // The group the member chose, even for an item already there: the keyboard save's next target.
-  await lastUsedGroup.remember(request.groupId);
-  if (outcome.kind === 'duplicate') {
-    const group = await groupStore.get(request.groupId);
-    const params = { name: outcome.record.name, group: group?.name ?? t('notify.duplicate.thisGroup') };
-    const message = t(outcome.record.status === 'Active' ? 'notify.duplicate.active' : 'notify.duplicate.pending', params);
-    await notify(`dup-${outcome.record.localId}`, t('notify.duplicate.title'), message);
-    return { ok: false, message };
+/** Records and queues an item (record-item), then syncs; a duplicate is told (unless not `tell`) and answered. */
+async function queueAsset(request: AddRequest, tell = true): Promise<AddItemReply> {
+  const reply = await recordItem(request);
+  if (!reply.ok) {
+    if (tell && reply.duplicateOf) await notify(`dup-${reply.duplicateOf}`, t('notify.duplicate.title'), reply.message);
+    return reply;
   }
-  announceChange('assets', 'queue', 'groups');
   await resetBackoff();
   await refreshMenus();
   void syncSoon();
-  return { ok: true, localId: outcome.record.localId };
+  return reply;
 }

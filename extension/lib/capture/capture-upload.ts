@@ -1,10 +1,10 @@
-import { type AssetType, sha256Hex, SNIFF_BYTES } from '@@/shared';
+import { type AssetType, sha256Hex } from '@@/shared';
 import type { AddItemReply } from '@/lib/background-messages';
 import { syncSoon } from '@/lib/background/background-sync';
-import type { AddRequest } from '@/lib/capture/add-to-library';
+import { type Adder, type CheckedBytes, checkBytes, keepAndAdd, recordRefused } from '@/lib/capture/held-bytes';
 import { beginPageRead, decodeDataUrl, type PageReadResult, type PageTarget } from '@/lib/capture/page-reader';
 import { uploadBytes, stagedKey } from '@/lib/capture/upload-bytes';
-import { checkUpload, readLimitFor, tooLargeMessage } from '@/lib/capture/upload-rules';
+import { readLimitFor, tooLargeMessage } from '@/lib/capture/upload-rules';
 import { t } from '@/lib/i18n/translate';
 import { notify } from '@/lib/notify';
 import { assetStore } from '@/lib/storage/asset-store';
@@ -36,23 +36,16 @@ export interface UploadItem {
 }
 
 type Upload = Extract<CaptureState, { how: 'upload' }>;
-export type Adder = (request: AddRequest) => Promise<AddItemReply>;
 
 /** How long an item's create waits for its bytes; a read not done by then was interrupted (upload-step). */
 export const READ_GRACE_MS = 10 * 60_000;
 /** Progress is written to the item at most this often. */
 const PROGRESS_EVERY_MS = 250;
 
-type Read = { ok: true; bytes: Uint8Array<ArrayBuffer>; contentType: string; kind: AssetType } | { ok: false; message: string; before?: boolean };
+type Read = CheckedBytes;
 
 /** The `source` of a `data:` item: its type and SHA-256, not the megabytes of the address itself. */
 const dataSource = async (contentType: string, bytes: Uint8Array<ArrayBuffer>) => `data:${contentType};sha256,${await sha256Hex(bytes)}`;
-
-/** Checks bytes read with the shared rules. */
-function checked(bytes: Uint8Array<ArrayBuffer>, declared: string): Read {
-  const verdict = checkUpload(declared, bytes.subarray(0, SNIFF_BYTES * 4), bytes.byteLength);
-  return verdict.ok ? { ok: true, bytes, contentType: verdict.contentType, kind: verdict.type } : { ok: false, message: verdict.message };
-}
 
 function readFailure(result: Extract<PageReadResult, { ok: false }>, item: UploadItem, limit: number): string {
   switch (result.reason) {
@@ -79,29 +72,8 @@ async function readData(item: UploadItem): Promise<Read & { source?: string }> {
   const decoded = decodeDataUrl(item.url, limit);
   if (!decoded) return { ok: false, message: t('capture.url.invalid') };
   if ('tooLarge' in decoded) return { ok: false, message: tooLargeMessage(item.type, limit) };
-  const read = checked(decoded.bytes, decoded.contentType);
+  const read = checkBytes(decoded.bytes, decoded.contentType);
   return read.ok ? { ...read, source: await dataSource(read.contentType, read.bytes) } : read;
-}
-
-/** Records an item the rules refused before anything was sent: Failed with the reason, told once. */
-async function recordRefused(groupId: string, item: UploadItem, source: string, message: string, now = Date.now()): Promise<void> {
-  const record: AssetRecord = {
-    localId: newLocalId(),
-    groupId,
-    name: item.name,
-    url: source,
-    type: item.type,
-    status: 'Failed',
-    error: message,
-    idempotencyKey: '',
-    notified: true,
-    capture: { how: 'upload', reason: item.reason, stage: 'waiting', source, bytesKey: '' },
-    createdAt: now,
-    updatedAt: now,
-  };
-  await assetStore.put(record);
-  announceChange('assets');
-  await notify(`asset-${record.localId}`, t('notify.asset.failed', { name: item.name }), message);
 }
 
 /** Ends a recorded item Failed (its create unqueued, its bytes dropped) and tells the member. */
@@ -133,44 +105,6 @@ async function updateUpload(localId: string, change: (capture: Upload, record: A
   return true;
 }
 
-/** Keeps checked bytes under a new record's id and records their create (`add`); the queue uploads them. */
-async function keepAndAdd(groupId: string, item: UploadItem, read: Extract<Read, { ok: true }>, source: string, add: Adder): Promise<AddItemReply> {
-  const localId = newLocalId();
-  await uploadBytes.put({ key: localId, bytes: read.bytes, contentType: read.contentType, storedAt: Date.now() });
-  const capture: Upload = { how: 'upload', reason: item.reason, stage: 'waiting', source, bytesKey: localId, size: read.bytes.byteLength, contentType: read.contentType };
-  const reply = await add({ groupId, localId, url: source, name: item.name, type: read.kind, capture });
-  if (!reply.ok) await uploadBytes.remove(localId);
-  return reply;
-}
-
-/** Bytes the extension already holds: a dropped or picked file, a screenshot, a video frame. */
-export interface HeldBytes {
-  bytes: Uint8Array<ArrayBuffer>;
-  /** The type the bytes are said to be (a File's type, `image/png` for a capture); the bytes decide. */
-  declaredType: string;
-  name: string;
-  reason: Extract<UploadReason, 'file' | 'screenshot' | 'frame'>;
-  /** What the member meant to add (the bytes may say otherwise, and win). */
-  type: AssetType;
-}
-
-/**
- * Adds bytes the extension holds to `groupId`: checked with the proxy's rules (a refusal is recorded
- * Failed with the reason and told), kept in the upload store, and their create recorded and queued
- * (`add`, as the menu's). The same bytes twice in a group are one asset: their stand-in address
- * (`file:image/png;sha256,…`) is what duplicates are found by.
- */
-export async function addHeldBytes(groupId: string, held: HeldBytes, add: Adder): Promise<AddItemReply> {
-  const item: UploadItem = { url: '', reason: held.reason, name: held.name, type: held.type };
-  const read = checked(held.bytes, held.declaredType);
-  if (!read.ok) {
-    await recordRefused(groupId, item, `${held.reason}:${held.declaredType || 'unknown'}`, read.message);
-    return { ok: false, message: read.message };
-  }
-  const source = `${held.reason}:${read.contentType};sha256,${await sha256Hex(read.bytes)}`;
-  return keepAndAdd(groupId, { ...item, url: source, type: read.kind }, read, source, add);
-}
-
 /**
  * Reads, checks and queues an item to upload into `groupId` (`add` records and queues it: the
  * menu's). Answers once the bytes are kept (or why not: the member was told).
@@ -179,10 +113,10 @@ export async function uploadToGroup(groupId: string, item: UploadItem, add: Adde
   if (item.reason === 'data') {
     const read = await readData(item);
     if (!read.ok) {
-      await recordRefused(groupId, item, item.url.slice(0, 64), read.message);
+      await recordRefused(groupId, { name: item.name, type: item.type, reason: item.reason, source: item.url.slice(0, 64) }, read.message);
       return { ok: false, message: read.message };
     }
-    return keepAndAdd(groupId, { ...item, type: read.kind }, read, read.source!, add);
+    return keepAndAdd(groupId, item, read, read.source!, add);
   }
 
   // Recorded first (a duplicate is told and nothing read), its create held until the bytes are kept.
@@ -206,7 +140,7 @@ export async function uploadToGroup(groupId: string, item: UploadItem, add: Adde
       await updateUpload(localId, (c) => ({ capture: { ...c, read, ...(total ? { size: total } : {}) } }));
     },
   });
-  const read = result.ok ? checked(result.bytes, result.contentType) : ({ ok: false, message: readFailure(result, item, limit) } as const);
+  const read = result.ok ? checkBytes(result.bytes, result.contentType) : ({ ok: false, message: readFailure(result, item, limit) } as const);
   if (!read.ok) {
     await failRecorded(localId, read.message);
     return { ok: false, message: read.message };
@@ -242,7 +176,7 @@ export async function stageUpload(item: UploadItem): Promise<{ ok: true; source:
       return { ok: false };
     }
     const result = await handle.finish();
-    read = result.ok ? checked(result.bytes, result.contentType) : { ok: false, message: readFailure(result, item, limit) };
+    read = result.ok ? checkBytes(result.bytes, result.contentType) : { ok: false, message: readFailure(result, item, limit) };
   }
   if (!read.ok) {
     await notify('arkbridge-url', t('notify.url.title'), read.message);

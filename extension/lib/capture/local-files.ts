@@ -1,21 +1,16 @@
 import { type AssetType, LIMITS, mediaType, UPLOAD_LIMITS, UPLOAD_TYPES } from '@@/shared';
 import type { AddItemReply } from '@/lib/background-messages';
 import { tellBackground } from '@/lib/background-messages';
-import { addToLibrary, type AddRequest } from '@/lib/capture/add-to-library';
-import { addHeldBytes } from '@/lib/capture/capture-upload';
+import type { AddRequest } from '@/lib/capture/add-to-library';
+import { addHeldBytes, recordRefused } from '@/lib/capture/held-bytes';
+import { recordItem } from '@/lib/capture/record-item';
 import { formatSize } from '@/lib/capture/format-size';
 import { t } from '@/lib/i18n/translate';
-import { assetStore } from '@/lib/storage/asset-store';
-import { newLocalId } from '@/lib/storage/database';
-import { groupStore } from '@/lib/storage/group-store';
-import { lastUsedGroup } from '@/lib/storage/last-used-group';
-import { announceChange } from '@/lib/storage/store-changes';
-import '@/lib/i18n/background.en';
 
 /**
  * Files from the member's computer (dropped on the library or picked), added from a page (the
  * popup, the side panel): each checked for size before a byte is read, read (with progress), then
- * handed to the one bytes path (capture-upload's addHeldBytes: type by magic bytes, limits, the
+ * handed to the one bytes path (held-bytes' addHeldBytes: type by magic bytes, limits, the
  * upload store, the queue). One file at a time, so that at most one file's bytes are in memory.
  */
 
@@ -80,45 +75,19 @@ export async function readFile(file: File, onProgress: (read: number) => void = 
 }
 
 /**
- * Records a file refused before it was read: Failed with the reason, nothing kept or sent (as
- * addHeldBytes records a refused type; no notification: the member is looking at the item).
- */
-async function recordRefusedFile(groupId: string, file: File, message: string, now = Date.now()): Promise<void> {
-  const source = `file:${mediaType(file.type) ?? 'unknown'}`;
-  await assetStore.put({
-    localId: newLocalId(),
-    groupId,
-    name: fileAssetName(file),
-    url: source,
-    type: assetTypeOf(file),
-    status: 'Failed',
-    error: message,
-    idempotencyKey: '',
-    notified: true,
-    capture: { how: 'upload', reason: 'file', stage: 'waiting', source, bytesKey: '', size: file.size },
-    createdAt: now,
-    updatedAt: now,
-  });
-  announceChange('assets');
-}
-
-/**
- * Records and queues an item from a page, as the background's queueAsset does for the menu: the
- * group remembered as the last used one, a duplicate answered (not created again), the change
- * announced, and the background told (its menus list recent groups; it syncs, which sends the queue).
+ * Records and queues an item from a page, as the background's queueAsset does for the menu
+ * (record-item), then tells the background (its menus list recent groups; it syncs, which sends
+ * the queue). A duplicate is answered, not told: the member sees the page.
  */
 export async function addFromPage(request: AddRequest): Promise<AddItemReply> {
-  const outcome = await addToLibrary(request);
-  await lastUsedGroup.remember(request.groupId);
-  if (outcome.kind === 'duplicate') {
-    const group = await groupStore.get(request.groupId);
-    const params = { name: outcome.record.name, group: group?.name ?? t('notify.duplicate.thisGroup') };
-    return { ok: false, message: t(outcome.record.status === 'Active' ? 'notify.duplicate.active' : 'notify.duplicate.pending', params) };
-  }
-  announceChange('assets', 'queue', 'groups');
-  await tellBackground({ type: 'arkbridge:groups-changed' });
-  return { ok: true, localId: outcome.record.localId };
+  const reply = await recordItem(request);
+  if (reply.ok) await tellBackground({ type: 'arkbridge:groups-changed' });
+  return reply;
 }
+
+/** Records a file refused before it was read: Failed with the reason (no notification: the member sees the item). */
+const recordRefusedFile = (groupId: string, file: File, message: string) =>
+  recordRefused(groupId, { name: fileAssetName(file), type: assetTypeOf(file), reason: 'file', source: `file:${mediaType(file.type) ?? 'unknown'}`, size: file.size }, message, false);
 
 /** Adds files to a group, one after the other; answers what became of each, in order. */
 export async function addLocalFiles(groupId: string, files: readonly File[], progress: FilesProgress = {}): Promise<FileResult[]> {
@@ -146,13 +115,7 @@ async function addLocalFile(groupId: string, file: File, onRead: (read: number) 
     await recordRefusedFile(groupId, file, message);
     return { name, ok: false, message, recorded: true };
   }
-  // A refused type is recorded Failed by addHeldBytes; a duplicate (refused by `add`) is not recorded again.
-  let duplicate = false;
-  const add = async (request: AddRequest) => {
-    const reply = await addFromPage(request);
-    duplicate = !reply.ok;
-    return reply;
-  };
-  const reply = await addHeldBytes(groupId, { bytes, declaredType: file.type, name, reason: 'file', type: assetTypeOf(file) }, add);
-  return reply.ok ? { name, ok: true, ...(reply.localId ? { localId: reply.localId } : {}) } : { name, ok: false, message: reply.message, recorded: !duplicate };
+  // A refused type is recorded Failed by addHeldBytes; a duplicate is not recorded again.
+  const reply = await addHeldBytes(groupId, { bytes, declaredType: file.type, name, reason: 'file', type: assetTypeOf(file) }, addFromPage, false);
+  return reply.ok ? { name, ok: true, ...(reply.localId ? { localId: reply.localId } : {}) } : { name, ok: false, message: reply.message, recorded: !reply.duplicateOf };
 }

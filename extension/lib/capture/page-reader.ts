@@ -141,7 +141,7 @@ export function endPageRead(id: string): boolean {
 // ---------------------------------------------------------------- in the extension
 
 /** Runs `func` in the target frame; throws when the page cannot be scripted (no activeTab, a browser page). */
-async function inPage<A extends unknown[], R>(target: PageTarget, func: (...args: A) => R, args: A): Promise<Awaited<R> | undefined> {
+export async function inPage<A extends unknown[], R>(target: PageTarget, func: (...args: A) => R, args: A): Promise<Awaited<R> | undefined> {
   const [result] = await browser.scripting.executeScript({ target: { tabId: target.tabId, frameIds: [target.frameId ?? 0] }, func, args } as never);
   return (result as { result?: Awaited<R> } | undefined)?.result;
 }

@@ -2,7 +2,7 @@ import { browser, type Browser } from 'wxt/browser';
 import type { AddItemReply } from '@/lib/background-messages';
 import { MENU } from '@/lib/background/context-menu';
 import { defaultGroup } from '@/lib/background/default-group';
-import type { HeldBytes } from '@/lib/capture/capture-upload';
+import type { HeldBytes } from '@/lib/capture/held-bytes';
 import { frameName, screenshotName } from '@/lib/capture/snapshot-names';
 import { captureRegion, captureVisible } from '@/lib/capture/tab-capture';
 import { captureVideoFrame } from '@/lib/capture/video-frame';

@@ -1,5 +1,4 @@
-import { browser } from 'wxt/browser';
-import { beginPageRead, type PageTarget } from '@/lib/capture/page-reader';
+import { beginPageRead, inPage, type PageTarget } from '@/lib/capture/page-reader';
 import { captureCropped, captureProblem, type Shot, type ViewportRect } from '@/lib/capture/tab-capture';
 import { readLimitFor, tooLargeMessage } from '@/lib/capture/upload-rules';
 import { t } from '@/lib/i18n/translate';
@@ -129,11 +128,6 @@ export function frameRoute(answer: FrameAnswer, inTopFrame: boolean): 'read' | '
 /** A frame's picture, with what names it (the element's title, the video's time). */
 export type FrameShot = { ok: true; bytes: Uint8Array<ArrayBuffer>; name: string; time: number } | { ok: false; message: string };
 
-async function inFrame<A extends unknown[], R>(target: PageTarget, func: (...args: A) => R, args: A): Promise<Awaited<R> | undefined> {
-  const [result] = await browser.scripting.executeScript({ target: { tabId: target.tabId, frameIds: [target.frameId ?? 0] }, func, args } as never);
-  return (result as { result?: Awaited<R> } | undefined)?.result;
-}
-
 /** Copies the frame's PNG out of the page (the page reader, as for a `blob:` image) and forgets it there. */
 async function readFrameBytes(target: PageTarget, url: string): Promise<Shot> {
   const limit = readLimitFor('Image');
@@ -144,7 +138,7 @@ async function readFrameBytes(target: PageTarget, url: string): Promise<Shot> {
     if (read.ok) return { ok: true, bytes: read.bytes };
     return { ok: false, message: read.reason === 'too-large' ? tooLargeMessage('Image', limit) : t('snapshot.failed.read', { why: read.detail ?? read.reason }) };
   } finally {
-    await inFrame(target, dropFrameUrl, [url]).catch(() => undefined);
+    await inPage(target, dropFrameUrl, [url]).catch(() => undefined);
   }
 }
 
@@ -153,7 +147,7 @@ export async function captureVideoFrame(tab: { id: number; windowId?: number }, 
   const target = { tabId: tab.id, frameId };
   let answer: FrameAnswer | undefined;
   try {
-    answer = await inFrame(target, grabVideoFrame, [srcUrl ?? null, NAME_MAX]);
+    answer = await inPage(target, grabVideoFrame, [srcUrl ?? null, NAME_MAX]);
   } catch (error) {
     // activeTab reaches the tab's own site: a player embedded from another one cannot be scripted.
     return { ok: false, message: frameId !== 0 ? t('snapshot.failed.embedded') : captureProblem(error) };
@@ -172,7 +166,7 @@ export async function captureVideoFrame(tab: { id: number; windowId?: number }, 
   // Tainted: the screen's pixels of the video's box, offset by its frame's place in the top one.
   let place = { x: 0, y: 0, viewportWidth: answer.viewportWidth };
   if (route === 'locate-then-crop') {
-    const located = frameUrl ? await inFrame({ tabId: tab.id, frameId: 0 }, locateFrame, [frameUrl]).catch(() => null) : null;
+    const located = frameUrl ? await inPage({ tabId: tab.id, frameId: 0 }, locateFrame, [frameUrl]).catch(() => null) : null;
     if (!located) return { ok: false, message: t('snapshot.failed.crossFrame') };
     place = located;
   }

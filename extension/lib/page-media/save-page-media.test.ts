@@ -102,13 +102,17 @@ describe('savePageMedia', () => {
     expect(shown(mocks.notify)).toEqual([]);
   });
 
-  it('answers a duplicate with the record already there', async () => {
+  it.each([
+    ['a linked address', 'https://cdn.example.com/fox.png'],
+    // Known by its bytes' SHA-256 once decoded, not by its address.
+    ['a data: image', 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='],
+  ])('answers a duplicate of %s with the record already there, without a notification', async (_what, url) => {
     await connect();
     await putGroup({ id: 'g1' });
-    const item = { url: 'https://cdn.example.com/fox.png', type: 'Image' as const };
+    const item = { url, type: 'Image' as const };
     const [first] = (await savePageMedia({ groupId: 'g1', tabId: 7, items: [item] })).results;
     const [again] = (await savePageMedia({ groupId: 'g1', tabId: 7, items: [item] })).results;
-    expect(again).toEqual({ ok: false, duplicate: true, localId: (first as { localId: string }).localId, message: expect.any(String) });
+    expect(again).toEqual({ ok: false, duplicate: true, localId: (first as { localId: string }).localId, message: 'Already in the group' });
     expect(await assets()).toHaveLength(1);
     // The tile says so: no notification per item.
     expect(shown(mocks.notify)).toEqual([]);

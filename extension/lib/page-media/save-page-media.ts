@@ -4,9 +4,7 @@ import { addAsset, itemToAdd } from '@/lib/background/menu-click';
 import { planFromUrl } from '@/lib/capture/capture-plan';
 import { t } from '@/lib/i18n/translate';
 import { connectedClient } from '@/lib/proxy/connected-client';
-import { assetStore } from '@/lib/storage/asset-store';
 import { groupStore } from '@/lib/storage/group-store';
-import { lastUsedGroup } from '@/lib/storage/last-used-group';
 import '@/lib/i18n/sidepanel.en';
 
 /**
@@ -32,28 +30,12 @@ async function saveOne(groupId: string, tab: Browser.tabs.Tab, item: SavePageMed
   // A refused address is answered here, not as the menu's notification (one per item would pile up).
   const plan = planFromUrl(item.url, allowHttp);
   if (plan.how === 'refuse') return { ok: false, message: `${plan.reason} ${plan.advice}` };
-  // Already there: answered before the page is checked, and without the menu's notification (the
-  // tile says it); the group still counts as the one chosen, as addAsset has it.
-  const known = await liveRecordOf(groupId, item.url);
-  if (known) {
-    await lastUsedGroup.remember(groupId);
-    return { ok: false, message: t('sidepanel.status.duplicate'), duplicate: true, localId: known.localId };
-  }
   // The panel already chose the largest srcset candidate: no probe of the element.
   const media = await itemToAdd({ type: item.type, srcUrl: item.url, tab, frameId: item.frameId ?? 0, probe: false, documentUrl: '' }, allowHttp);
   if (!media) return { ok: false, message: t('sidepanel.save.refused') };
   const named = item.name ? { ...media, name: item.name, ...(media.upload ? { upload: { ...media.upload, name: item.name } } : {}) } : media;
-  const reply = await addAsset({ groupId, ...named });
+  // Without the menu's notification for a duplicate: the tile says it, and follows the record there.
+  const reply = await addAsset({ groupId, ...named }, false);
   if (reply.ok) return { ok: true, localId: reply.localId ?? '' };
-  const live = await liveRecordOf(groupId, item.url);
-  return live ? { ok: false, message: reply.message, duplicate: true, localId: live.localId } : reply;
-}
-
-/**
- * The record of the same address already in the group (addQueued's duplicate: the same address, or an
- * upload from it, not Failed), for the panel to follow. addQueued still guards the add itself (a
- * record made meanwhile, a data: image known by its bytes' hash); then addAsset's refusal is matched.
- */
-async function liveRecordOf(groupId: string, url: string) {
-  return (await assetStore.ofGroup(groupId)).find((r) => r.status !== 'Failed' && (r.url === url || (r.capture?.how === 'upload' && r.capture.source === url)));
+  return reply.duplicateOf ? { ok: false, message: t('sidepanel.status.duplicate'), duplicate: true, localId: reply.duplicateOf } : { ok: false, message: reply.message };
 }
