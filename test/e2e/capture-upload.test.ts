@@ -234,6 +234,8 @@ test('what the service cannot fetch is read in the page and uploaded; public med
   const popup = await openExtensionPage(browser!, 'popup.html', pageErrors);
   await popup.setViewportSize({ width: 420, height: 600 });
   await popup.getByRole('option').filter({ hasText: GROUP_NAME }).click();
+  // The list view (the grid of thumbnails is the default) says how each item came.
+  await popup.getByRole('button', { name: 'List' }).click();
   await popup.getByRole('listbox', { name: `Assets of ${GROUP_NAME}` }).getByRole('option').first().waitFor({ state: 'visible', timeout: 15_000 });
   await expect.poll(() => popup.getByText('Saved by link').count(), { timeout: 10_000 }).toBe(1);
   expect(await popup.getByText('Uploaded 7.6 KB (the site needs sign-in)').count()).toBe(1);

@@ -160,6 +160,8 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   await shot(popup, '02-new-group');
   await popup.getByRole('button', { name: 'Create group' }).click();
   await popup.getByRole('heading', { name: GROUP_NAME }).waitFor({ state: 'visible', timeout: 15_000 });
+  // The list view (the grid of thumbnails is the default): each row says its status, Active included.
+  await popup.getByRole('button', { name: 'List' }).click();
   const group = (await readStore<GroupRow>(browser!, 'groups')).find((g) => g.name === GROUP_NAME);
   expect(group, 'the new group is stored in IndexedDB').toMatchObject({ type: 'AIGC' });
 
@@ -454,6 +456,8 @@ test('popup: a group of 10,000 assets opens from IndexedDB and scrolls with a ha
   );
 
   const popup = await openPopup();
+  // The list first, as a member who chose it has it remembered (the grid, the default, comes after).
+  await popup.evaluate(() => localStorage.setItem('arkbridge.library.layout', 'list'));
   await tab(popup, 'Library');
   const allGroups = popup.getByRole('button', { name: '← All groups' });
   if (await allGroups.count()) await allGroups.click();
@@ -491,7 +495,7 @@ test('popup: a group of 10,000 assets opens from IndexedDB and scrolls with a ha
     .toBeGreaterThan(0);
   await shot(popup, '17-library-10000-assets-grid');
   await popup.screenshot({ path: join(SCREENSHOTS, 'library-grid.png') });
-  // Back to the list, which later openings (and other tests) expect.
+  // Back to the list: the choice is remembered for the next opening.
   await popup.getByRole('button', { name: 'List' }).click();
   await popup.close();
   expect(accessibility, `accessibility problems (axe, WCAG 2 A/AA):\n${accessibility.join('\n')}`).toEqual([]);

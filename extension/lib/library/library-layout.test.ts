@@ -7,17 +7,17 @@ afterEach(() => {
 });
 
 describe('library layout', () => {
-  it('is the list until the member chooses, then what they chose', () => {
-    expect(readLibraryLayout()).toBe('list');
+  it('is the grid until the member chooses, then what they chose', () => {
+    expect(readLibraryLayout()).toBe('grid');
     rememberLibraryLayout('grid');
     expect(readLibraryLayout()).toBe('grid');
     rememberLibraryLayout('list');
     expect(readLibraryLayout()).toBe('list');
   });
 
-  it('reads anything else stored as the list, and survives storage refusing', () => {
+  it('reads anything else stored as the grid, and survives storage refusing', () => {
     localStorage.setItem('arkbridge.library.layout', 'mosaic');
-    expect(readLibraryLayout()).toBe('list');
+    expect(readLibraryLayout()).toBe('grid');
     vi.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
       throw new Error('QuotaExceededError');
     });

@@ -7,12 +7,12 @@ export type LibraryLayout = 'list' | 'grid';
 
 const KEY = 'arkbridge.library.layout';
 
-/** The remembered layout; the list until the member chose (or when storage is unavailable). */
+/** The remembered layout; the grid of thumbnails until the member chose (or when storage is unavailable). */
 export function readLibraryLayout(): LibraryLayout {
   try {
-    return localStorage.getItem(KEY) === 'grid' ? 'grid' : 'list';
+    return localStorage.getItem(KEY) === 'list' ? 'list' : 'grid';
   } catch {
-    return 'list';
+    return 'grid';
   }
 }
 

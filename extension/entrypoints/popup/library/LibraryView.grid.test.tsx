@@ -53,20 +53,21 @@ async function showGrid() {
 }
 
 describe('Library view: grid', () => {
-  it('shows thumbnails in a grid when chosen, and remembers the choice for the next opening', async () => {
+  it('shows thumbnails in a grid by default, the list when chosen, and remembers the choice for the next opening', async () => {
     await openGroup();
-    expect(document.querySelector('.vlist--grid')).toBeNull();
-    expect(button('Grid').getAttribute('aria-pressed')).toBe('false');
-    await showGrid();
+    await vi.waitFor(() => expect(document.querySelector('#library-assets .tile')).not.toBeNull());
     expect(button('Grid').getAttribute('aria-pressed')).toBe('true');
     expect(document.querySelector('.vlist--grid')).not.toBeNull();
-    expect(readLibraryLayout()).toBe('grid');
-    unmount();
-    await openGroup();
-    expect(document.querySelector('.vlist--grid')).not.toBeNull();
     click(button('List'));
+    expect(button('List').getAttribute('aria-pressed')).toBe('true');
     expect(document.querySelector('.vlist--grid')).toBeNull();
     expect(readLibraryLayout()).toBe('list');
+    unmount();
+    await openGroup();
+    expect(document.querySelector('.vlist--grid')).toBeNull();
+    await showGrid();
+    expect(document.querySelector('.vlist--grid')).not.toBeNull();
+    expect(readLibraryLayout()).toBe('grid');
   });
 
   it('keeps a bounded number of rows of 10,000 items in the page, loading media only for those in view', async () => {

@@ -16,6 +16,8 @@ let messages: unknown[];
 beforeEach(async () => {
   await resetState();
   await connect();
+  // The list view's tests (the grid, the default, has its own: LibraryView.grid.test).
+  localStorage.setItem('arkbridge.library.layout', 'list');
   proxy = new LibraryFakeProxy();
   globalThis.fetch = proxy.fetch;
   messages = [];
@@ -24,6 +26,7 @@ beforeEach(async () => {
 
 afterEach(() => {
   unmount();
+  localStorage.clear();
   setLocale('en');
   globalThis.fetch = realFetch;
 });
