@@ -21,12 +21,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { AdminClient } from '../../scripts/lib/admin-client';
-import { MEDIA_FIXTURES_DIR, startMediaServer, type MediaServer } from '../support/media-server';
-import { startProxy, startSandbox, TEST_PROXY_SECRETS, type Server as WorkerServer } from '../support/sandbox';
-import { buildExtension, REPO_ROOT } from './support/build-extension';
-import { launchExtension, type LaunchedExtension } from './support/chromium';
+import { MEDIA_FIXTURES_DIR, type MediaServer } from '../support/media-server';
+import type { Server as WorkerServer } from '../support/sandbox';
+import { REPO_ROOT } from './support/build-extension';
+import type { LaunchedExtension } from './support/chromium';
 import { clickMenu, connectThroughOptions, openExtensionPage, readStore, tabIdOf } from './support/extension';
+import { type LocalStack, startLocalStack } from './support/local-stack';
 
 const GROUP_NAME = 'Upload test';
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
@@ -54,22 +54,15 @@ let sandbox: WorkerServer | undefined;
 let proxy: WorkerServer | undefined;
 let browser: LaunchedExtension | undefined;
 let memberToken: string;
+let stack: LocalStack | undefined;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  media = await startMediaServer();
-  sandbox = await startSandbox({ SANDBOX_ASSET_SECONDS: '1' });
-  proxy = await startProxy(sandbox.url);
-  ({ token: memberToken } = await new AdminClient(proxy.url, TEST_PROXY_SECRETS.ADMIN_TOKEN).add('Upload tester'));
-  browser = await launchExtension(await buildExtension({ WXT_DEFAULT_PROXY_URL: proxy.url }), { args: ['--enable-unsafe-extension-debugging'] });
+  stack = await startLocalStack({ member: 'Upload tester', chromiumArgs: ['--enable-unsafe-extension-debugging'] });
+  ({ media, sandbox, proxy, browser, memberToken } = stack);
 });
 
-afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await proxy?.stop().catch(() => {});
-  await sandbox?.stop().catch(() => {});
-  await media?.close().catch(() => {});
-});
+afterAll(() => stack?.stop());
 
 const sw = () => browser!.serviceWorker;
 const readAssets = () => readStore<AssetRow>(browser!, 'assets');

@@ -9,13 +9,13 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { AdminClient } from '../../scripts/lib/admin-client';
-import { startMediaServer, type MediaServer } from '../support/media-server';
-import { startProxy, startSandbox, TEST_PROXY_SECRETS, type Server as WorkerServer } from '../support/sandbox';
+import type { MediaServer } from '../support/media-server';
+import type { Server as WorkerServer } from '../support/sandbox';
 import { axeViolations, describeViolations } from './support/axe';
-import { buildExtension, REPO_ROOT } from './support/build-extension';
-import { launchExtension, type LaunchedExtension } from './support/chromium';
+import { REPO_ROOT } from './support/build-extension';
+import type { LaunchedExtension } from './support/chromium';
 import { clickMenu as clickMenuOf, connectThroughOptions, openExtensionPage, readStore, tabIdOf, type MenuClick } from './support/extension';
+import { type LocalStack, startLocalStack } from './support/local-stack';
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const GROUP_NAME = 'Capture test';
@@ -49,24 +49,16 @@ let sandbox: WorkerServer | undefined;
 let proxy: WorkerServer | undefined;
 let browser: LaunchedExtension | undefined;
 let memberToken: string;
+let stack: LocalStack | undefined;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
   await mkdir(SCREENSHOTS, { recursive: true });
-  media = await startMediaServer();
-  sandbox = await startSandbox({ SANDBOX_ASSET_SECONDS: '2' });
-  proxy = await startProxy(sandbox.url);
-  ({ token: memberToken } = await new AdminClient(proxy.url, TEST_PROXY_SECRETS.ADMIN_TOKEN).add('Capture tester'));
-  browser = await launchExtension(await buildExtension({ WXT_DEFAULT_PROXY_URL: proxy.url }));
+  stack = await startLocalStack({ member: 'Capture tester', sandbox: { SANDBOX_ASSET_SECONDS: '2' } });
+  ({ media, sandbox, proxy, browser, memberToken } = stack);
 });
 
-afterAll(async () => {
-  // Each step on its own: one failing stop must not leave the others running.
-  await browser?.close().catch(() => {});
-  await proxy?.stop().catch(() => {});
-  await sandbox?.stop().catch(() => {});
-  await media?.close().catch(() => {});
-});
+afterAll(() => stack?.stop());
 
 const sw = () => browser!.serviceWorker;
 const readAssets = () => readStore<AssetRow>(browser!, 'assets');

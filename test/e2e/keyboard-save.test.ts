@@ -10,17 +10,13 @@
  * capture.test.ts calls the menu handler), on a copy of the build that declares host access to the
  * test page's origin in place of that grant. The shipped manifest is unchanged.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { AdminClient } from '../../scripts/lib/admin-client';
-import { startMediaServer, type MediaServer } from '../support/media-server';
-import { startProxy, startSandbox, TEST_PROXY_SECRETS, type Server as WorkerServer } from '../support/sandbox';
+import type { MediaServer } from '../support/media-server';
+import type { Server as WorkerServer } from '../support/sandbox';
 import { axeViolations, describeViolations } from './support/axe';
-import { buildExtension } from './support/build-extension';
-import { launchExtension, type LaunchedExtension } from './support/chromium';
-import { clickMenu, connectThroughOptions, openExtensionPage, readStore, tabIdOf } from './support/extension';
+import type { LaunchedExtension } from './support/chromium';
+import { clickMenu, connectThroughOptions, readStore, tabIdOf } from './support/extension';
+import { type LocalStack, startLocalStack } from './support/local-stack';
 
 const GROUP_NAME = 'Keyboard test';
 
@@ -43,34 +39,18 @@ let media: MediaServer;
 let sandbox: WorkerServer | undefined;
 let proxy: WorkerServer | undefined;
 let browser: LaunchedExtension | undefined;
-let copyDir: string | undefined;
 let memberToken: string;
+let stack: LocalStack | undefined;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  media = await startMediaServer();
-  sandbox = await startSandbox({ SANDBOX_ASSET_SECONDS: '1' });
-  proxy = await startProxy(sandbox.url);
-  ({ token: memberToken } = await new AdminClient(proxy.url, TEST_PROXY_SECRETS.ADMIN_TOKEN).add('Keyboard tester'));
-  const built = await buildExtension({ WXT_DEFAULT_PROXY_URL: proxy.url });
-  // The build, with host access to the local test page standing in for the command's activeTab grant.
-  copyDir = await mkdtemp(join(tmpdir(), 'arkbridge-keyboard-'));
-  await cp(built, copyDir, { recursive: true });
-  const manifestPath = join(copyDir, 'manifest.json');
-  const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
-  expect(manifest.commands['save-to-last-group'].suggested_key).toEqual({ default: 'Alt+Shift+S' });
-  expect(manifest.host_permissions).toBeUndefined();
-  await writeFile(manifestPath, JSON.stringify({ ...manifest, host_permissions: [`${new URL(media.url).origin}/*`] }));
-  browser = await launchExtension(copyDir);
+  stack = await startLocalStack({ member: 'Keyboard tester', pageAccess: true });
+  ({ media, sandbox, proxy, browser, memberToken } = stack);
+  expect(stack.manifest.commands['save-to-last-group'].suggested_key).toEqual({ default: 'Alt+Shift+S' });
+  expect(stack.manifest.host_permissions).toBeUndefined();
 });
 
-afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await proxy?.stop().catch(() => {});
-  await sandbox?.stop().catch(() => {});
-  await media?.close().catch(() => {});
-  if (copyDir) await rm(copyDir, { recursive: true, force: true });
-});
+afterAll(() => stack?.stop());
 
 const sw = () => browser!.serviceWorker;
 const readAssets = () => readStore<AssetRow>(browser!, 'assets');

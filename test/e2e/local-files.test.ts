@@ -12,13 +12,13 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { AdminClient } from '../../scripts/lib/admin-client';
-import { startProxy, startSandbox, TEST_PROXY_SECRETS, type Server } from '../support/sandbox';
+import type { Server } from '../support/sandbox';
 import { axeViolations, describeViolations } from './support/axe';
-import { buildExtension, REPO_ROOT } from './support/build-extension';
-import { launchExtension, type LaunchedExtension } from './support/chromium';
+import { REPO_ROOT } from './support/build-extension';
+import type { LaunchedExtension } from './support/chromium';
 import { connectThroughOptions, openExtensionPage, readStore } from './support/extension';
 import { dataTransferOf, dragFilesOver, dropFiles, fixtureFile } from './support/local-files';
+import { type LocalStack, startLocalStack } from './support/local-stack';
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const GROUP_NAME = 'Dropped files';
@@ -39,21 +39,16 @@ let sandbox: Server | undefined;
 let proxy: Server | undefined;
 let browser: LaunchedExtension | undefined;
 let memberToken: string;
+let stack: LocalStack | undefined;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
   await mkdir(SCREENSHOTS, { recursive: true });
-  sandbox = await startSandbox({ SANDBOX_ASSET_SECONDS: '1' });
-  proxy = await startProxy(sandbox.url);
-  ({ token: memberToken } = await new AdminClient(proxy.url, TEST_PROXY_SECRETS.ADMIN_TOKEN).add('Files tester'));
-  browser = await launchExtension(await buildExtension({ WXT_DEFAULT_PROXY_URL: proxy.url }));
+  stack = await startLocalStack({ member: 'Files tester' });
+  ({ sandbox, proxy, browser, memberToken } = stack);
 });
 
-afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await proxy?.stop().catch(() => {});
-  await sandbox?.stop().catch(() => {});
-});
+afterAll(() => stack?.stop());
 
 /** A member call to the proxy. */
 async function member<T>(path: string, body?: unknown): Promise<T> {

@@ -15,13 +15,13 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { AdminClient } from '../../scripts/lib/admin-client';
 import { startMediaServer, type MediaServer } from '../support/media-server';
-import { startProxy, startSandbox, TEST_PROXY_SECRETS, type Server as WorkerServer } from '../support/sandbox';
-import { buildExtension, REPO_ROOT } from './support/build-extension';
-import { launchExtension, type LaunchedExtension } from './support/chromium';
+import type { Server as WorkerServer } from '../support/sandbox';
+import { REPO_ROOT } from './support/build-extension';
+import type { LaunchedExtension } from './support/chromium';
 import { connectThroughOptions, readStore, tabIdOf } from './support/extension';
 import { clickCapture, grantActiveTab, pngSize, readNotifications, recordNotifications, shareOfColour } from './support/screen-capture';
+import { type LocalStack, startLocalStack } from './support/local-stack';
 
 const PAGE_TITLE = 'Capture test';
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
@@ -45,22 +45,17 @@ let sandbox: WorkerServer | undefined;
 let proxy: WorkerServer | undefined;
 let browser: LaunchedExtension | undefined;
 let memberToken: string;
+let stack: LocalStack | undefined;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  media = await startMediaServer();
+  stack = await startLocalStack({ member: 'Capture tester', chromiumArgs: ['--enable-unsafe-extension-debugging'] });
+  ({ media, sandbox, proxy, browser, memberToken } = stack);
   otherOrigin = await startMediaServer();
-  sandbox = await startSandbox({ SANDBOX_ASSET_SECONDS: '1' });
-  proxy = await startProxy(sandbox.url);
-  ({ token: memberToken } = await new AdminClient(proxy.url, TEST_PROXY_SECRETS.ADMIN_TOKEN).add('Capture tester'));
-  browser = await launchExtension(await buildExtension({ WXT_DEFAULT_PROXY_URL: proxy.url }), { args: ['--enable-unsafe-extension-debugging'] });
 });
 
 afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await proxy?.stop().catch(() => {});
-  await sandbox?.stop().catch(() => {});
-  await media?.close().catch(() => {});
+  await stack?.stop();
   await otherOrigin?.close().catch(() => {});
 });
 

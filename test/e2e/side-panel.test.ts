@@ -10,18 +10,17 @@
  * keyboard-save.test.ts, a copy of the build declares host access to the test page's origin in place
  * of that grant. The shipped manifest is unchanged.
  */
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { AdminClient } from '../../scripts/lib/admin-client';
-import { startMediaServer, type MediaServer } from '../support/media-server';
-import { startProxy, startSandbox, TEST_PROXY_SECRETS, type Server as WorkerServer } from '../support/sandbox';
+import type { MediaServer } from '../support/media-server';
+import type { Server as WorkerServer } from '../support/sandbox';
 import { axeViolations, describeViolations } from './support/axe';
-import { buildExtension, REPO_ROOT } from './support/build-extension';
-import { launchExtension, type LaunchedExtension } from './support/chromium';
+import { REPO_ROOT } from './support/build-extension';
+import type { LaunchedExtension } from './support/chromium';
 import { connectThroughOptions, readStore, tabIdOf } from './support/extension';
 import { fillMediaPage, listedUrls, openSidePanel, tile, tileStatus } from './support/side-panel';
+import { type LocalStack, startLocalStack } from './support/local-stack';
 
 const GROUP_NAME = 'Side panel test';
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
@@ -39,36 +38,20 @@ let media: MediaServer;
 let sandbox: WorkerServer | undefined;
 let proxy: WorkerServer | undefined;
 let browser: LaunchedExtension | undefined;
-let copyDir: string | undefined;
 let memberToken: string;
+let stack: LocalStack | undefined;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  media = await startMediaServer();
-  sandbox = await startSandbox({ SANDBOX_ASSET_SECONDS: '1' });
-  proxy = await startProxy(sandbox.url);
-  ({ token: memberToken } = await new AdminClient(proxy.url, TEST_PROXY_SECRETS.ADMIN_TOKEN).add('Side panel tester'));
-  const built = await buildExtension({ WXT_DEFAULT_PROXY_URL: proxy.url });
-  // The build, with host access to the local test page standing in for the menu click's activeTab grant.
-  copyDir = await mkdtemp(join(tmpdir(), 'arkbridge-sidepanel-'));
-  await cp(built, copyDir, { recursive: true });
-  const manifestPath = join(copyDir, 'manifest.json');
-  const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
-  expect(manifest.side_panel).toEqual({ default_path: 'sidepanel.html' });
-  expect(manifest.permissions).toContain('sidePanel');
-  expect(manifest.host_permissions).toBeUndefined();
-  await writeFile(manifestPath, JSON.stringify({ ...manifest, host_permissions: [`${new URL(media.url).origin}/*`] }));
-  browser = await launchExtension(copyDir);
+  stack = await startLocalStack({ member: 'Side panel tester', pageAccess: true });
+  ({ media, sandbox, proxy, browser, memberToken } = stack);
+  expect(stack.manifest.side_panel).toEqual({ default_path: 'sidepanel.html' });
+  expect(stack.manifest.permissions).toContain('sidePanel');
+  expect(stack.manifest.host_permissions).toBeUndefined();
   await mkdir(SCREENSHOTS, { recursive: true });
 });
 
-afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await proxy?.stop().catch(() => {});
-  await sandbox?.stop().catch(() => {});
-  await media?.close().catch(() => {});
-  if (copyDir) await rm(copyDir, { recursive: true, force: true });
-});
+afterAll(() => stack?.stop());
 
 test('the side panel lists the page media, filters it, and saves a selection to a group, each item reaching Active', async () => {
   // --- Connected, with a group. ---
