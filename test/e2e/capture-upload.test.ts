@@ -25,7 +25,7 @@ import { MEDIA_FIXTURES_DIR, type MediaServer } from '../support/media-server';
 import type { Server as WorkerServer } from '../support/sandbox';
 import { REPO_ROOT } from './support/build-extension';
 import type { LaunchedExtension } from './support/chromium';
-import { clickMenu, connectThroughOptions, openExtensionPage, readStore, tabIdOf } from './support/extension';
+import { clickMenu, connectThroughOptions, grantActiveTab, openExtensionPage, readStore, tabIdOf } from './support/extension';
 import { type LocalStack, startLocalStack } from './support/local-stack';
 
 const GROUP_NAME = 'Upload test';
@@ -76,19 +76,6 @@ async function member<T>(path: string, body?: unknown): Promise<T> {
   });
   expect(res.ok, `${path}: HTTP ${res.status}`).toBe(true);
   return (await res.json()) as T;
-}
-
-/** The toolbar button pressed on the tab at `url`: grants activeTab there, as a menu click does. */
-async function grantActiveTab(url: string): Promise<void> {
-  const cdp = await browser!.context.browser()!.newBrowserCDPSession();
-  try {
-    const { targetInfos } = (await cdp.send('Target.getTargets', { filter: [{ type: 'tab' }] } as never)) as { targetInfos: { type: string; url: string; targetId: string }[] };
-    const tab = targetInfos.find((t) => t.type === 'tab' && t.url === url);
-    expect(tab, `no tab target for ${url}`).toBeDefined();
-    await cdp.send('Extensions.triggerAction' as never, { id: browser!.extensionId, targetId: tab!.targetId } as never);
-  } finally {
-    await cdp.detach().catch(() => {});
-  }
 }
 
 /** The stored connection's `allowHttpMedia` (the proxy's capabilities flag, as read at connect). */
@@ -146,7 +133,7 @@ test('what the service cannot fetch is read in the page and uploaded; public med
   // Without the page's cookie the private image is refused: the service could not download it.
   expect((await fetch(src.private)).status).toBe(403);
 
-  await grantActiveTab(pageUrl);
+  await grantActiveTab(browser!, pageUrl);
   const tabId = await tabIdOf(browser!, pageUrl);
   expect(tabId, 'the activeTab grant shows the tab to the extension').toBeGreaterThanOrEqual(0);
   const click = (mediaType: 'image' | 'video', srcUrl: string) => clickMenu(browser!, { menuItemId: `arkbridge-media/group:${group.Id}`, mediaType, srcUrl, pageUrl }, { id: tabId, title: GROUP_NAME });

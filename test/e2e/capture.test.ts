@@ -14,7 +14,7 @@ import type { Server as WorkerServer } from '../support/sandbox';
 import { axeViolations, describeViolations } from './support/axe';
 import { REPO_ROOT } from './support/build-extension';
 import type { LaunchedExtension } from './support/chromium';
-import { clickMenu as clickMenuOf, connectThroughOptions, openExtensionPage, readStore, tabIdOf, type MenuClick } from './support/extension';
+import { clickMenu as clickMenuOf, connectThroughOptions, openExtensionPage, readNotifications, readStore, recordNotifications, tabIdOf, type MenuClick } from './support/extension';
 import { type LocalStack, startLocalStack } from './support/local-stack';
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
@@ -31,13 +31,6 @@ interface AssetRow {
   status: 'Queued' | 'Processing' | 'Active' | 'Failed';
   error?: string;
   notified: boolean;
-}
-
-/** One recorded `chrome.notifications.create(id, options)` call. */
-interface NotificationCall {
-  id: string;
-  title: string;
-  message: string;
 }
 
 interface Stats {
@@ -60,12 +53,10 @@ beforeAll(async () => {
 
 afterAll(() => stack?.stop());
 
-const sw = () => browser!.serviceWorker;
 const readAssets = () => readStore<AssetRow>(browser!, 'assets');
 
 /** The notifications created since `recordNotifications` wrapped the API. */
-const readNotifications = (): Promise<NotificationCall[]> =>
-  sw().evaluate(() => ((globalThis as unknown as { __arkbridgeNotes?: NotificationCall[] }).__arkbridgeNotes ?? []).slice());
+const notifications = () => readNotifications(browser!);
 
 async function sandboxStats(): Promise<Stats> {
   const res = await fetch(`${sandbox!.url}/sandbox/stats`);
@@ -110,22 +101,7 @@ test('captured media goes Processing then Active; failures are explained; pollin
   expect(sources.image).toBe(`${media.url}/media/sample.png`);
   const tabId = await tabIdOf(browser!, pageUrl);
 
-  await sw().evaluate(() => {
-    const scope = globalThis as unknown as {
-      __arkbridgeNotes?: NotificationCall[];
-      chrome: { notifications: { create(...args: unknown[]): unknown } };
-    };
-    if (scope.__arkbridgeNotes) return;
-    const notes: NotificationCall[] = (scope.__arkbridgeNotes = []);
-    const api = scope.chrome.notifications;
-    const original = api.create.bind(api);
-    api.create = (...args: unknown[]) => {
-      const [id, options] = typeof args[0] === 'string' ? [args[0], args[1]] : ['', args[0]];
-      const { title = '', message = '' } = (options ?? {}) as { title?: string; message?: string };
-      notes.push({ id, title, message });
-      return original(...args);
-    };
-  });
+  await recordNotifications(browser!);
 
   const resetStats = await fetch(`${sandbox!.url}/sandbox/stats`, { method: 'DELETE' });
   expect(resetStats.ok).toBe(true);
@@ -189,7 +165,7 @@ test('captured media goes Processing then Active; failures are explained; pollin
   expect(broken.assetId).toMatch(/\S/);
 
   // --- Notifications: the failure with its reason, and each ready item. ---
-  const notes = await readNotifications();
+  const notes = await notifications();
   const failure = notes.find((n) => n.id === `asset-${broken.localId}`);
   expect(failure, JSON.stringify(notes)).toBeDefined();
   expect(failure!.title).toBe(`Could not add: ${broken.name}`);
@@ -216,7 +192,7 @@ test('captured media goes Processing then Active; failures are explained; pollin
   const afterBlob = await readAssets();
   expect(afterBlob.find((a) => a.url === blobUrl)).toBeUndefined();
   expect(afterBlob).toHaveLength(clicks.length);
-  const refusal = (await readNotifications()).find((n) => n.id === 'arkbridge-url');
+  const refusal = (await notifications()).find((n) => n.id === 'arkbridge-url');
   expect(refusal).toBeDefined();
   expect(refusal!.title).toBe('This item cannot be added');
   expect(refusal!.message).toContain('blob:');

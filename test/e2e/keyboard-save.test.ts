@@ -15,7 +15,7 @@ import type { MediaServer } from '../support/media-server';
 import type { Server as WorkerServer } from '../support/sandbox';
 import { axeViolations, describeViolations } from './support/axe';
 import type { LaunchedExtension } from './support/chromium';
-import { clickMenu, connectThroughOptions, readStore, tabIdOf } from './support/extension';
+import { clickMenu, connectThroughOptions, createGroupThroughProxy, readNotifications, readStore, recordNotifications, tabIdOf } from './support/extension';
 import { type LocalStack, startLocalStack } from './support/local-stack';
 
 const GROUP_NAME = 'Keyboard test';
@@ -27,12 +27,6 @@ interface AssetRow {
   url: string;
   type: 'Image' | 'Video' | 'Audio';
   status: string;
-}
-
-interface NotificationCall {
-  id: string;
-  title: string;
-  message: string;
 }
 
 let media: MediaServer;
@@ -54,8 +48,7 @@ afterAll(() => stack?.stop());
 
 const sw = () => browser!.serviceWorker;
 const readAssets = () => readStore<AssetRow>(browser!, 'assets');
-const readNotifications = (): Promise<NotificationCall[]> =>
-  sw().evaluate(() => ((globalThis as unknown as { __arkbridgeNotes?: NotificationCall[] }).__arkbridgeNotes ?? []).slice());
+const notifications = () => readNotifications(browser!);
 
 /** The keyboard command in tab `tabId`, as the browser delivers it (with the tab). */
 const press = (tabId: number) =>
@@ -73,15 +66,8 @@ test('the keyboard save puts what is under the pointer, else the main image, int
   await expect.poll(() => options.locator('#save-shortcut').innerText()).toBe('Save to the last used group: Alt+Shift+S');
   expect(await options.getByText('No group used yet').count()).toBe(1);
 
-  const created = await fetch(`${proxy!.url}/api/v3?Action=CreateAssetGroup&Version=2024-01-01`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${memberToken}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ Name: GROUP_NAME, Description: 'Created by the keyboard save e2e test.' }),
-  });
-  expect(created.status).toBe(200);
-  const groupId = ((await created.json()) as { Result: { Id: string } }).Result.Id;
-  await options.getByRole('button', { name: 'Refresh groups' }).click();
-  await expect.poll(() => options.locator('#groups-note').innerText(), { timeout: 30_000 }).toContain('1 group loaded.');
+  const groupId = await createGroupThroughProxy(options, proxy!.url, memberToken, GROUP_NAME, 'Created by the keyboard save e2e test.');
+  expect(await options.locator('#groups-note').innerText()).toContain('1 group loaded.');
 
   // --- The page, with a srcset on the image (2x: the JPEG), and a notification recorder. ---
   const page = await browser!.context.newPage();
@@ -91,18 +77,7 @@ test('the keyboard save puts what is under the pointer, else the main image, int
   await page.evaluate(() => document.getElementById('image')!.setAttribute('srcset', '/media/sample.png 1x, /media/sample.jpg 2x'));
   const tabId = await tabIdOf(browser!, pageUrl);
   expect(tabId).toBeGreaterThanOrEqual(0);
-  await sw().evaluate(() => {
-    const scope = globalThis as unknown as { __arkbridgeNotes?: NotificationCall[]; chrome: { notifications: { create(...args: unknown[]): unknown } } };
-    const notes: NotificationCall[] = (scope.__arkbridgeNotes = []);
-    const api = scope.chrome.notifications;
-    const original = api.create.bind(api);
-    api.create = (...args: unknown[]) => {
-      const [id, details] = typeof args[0] === 'string' ? [args[0], args[1]] : ['', args[0]];
-      const { title = '', message = '' } = (details ?? {}) as { title?: string; message?: string };
-      notes.push({ id, title, message });
-      return original(...args);
-    };
-  });
+  await recordNotifications(browser!);
   const pointAt = async (selector: string) => {
     const box = (await page.locator(selector).boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -111,7 +86,7 @@ test('the keyboard save puts what is under the pointer, else the main image, int
   // --- No group used yet: nothing is read or saved. ---
   await pointAt('#video');
   await press(tabId);
-  expect((await readNotifications()).map((n) => n.title)).toEqual(['No group to save to yet']);
+  expect((await notifications()).map((n) => n.title)).toEqual(['No group to save to yet']);
   expect(await readAssets()).toEqual([]);
 
   // --- A save from the context menu makes the group the last used one. ---
@@ -150,7 +125,7 @@ test('the keyboard save puts what is under the pointer, else the main image, int
   const recorded = await readAssets();
   expect(recorded.map((a) => a.url).sort()).toEqual(expected.map((e) => e.url).sort());
   for (const item of expected) expect(recorded.find((a) => a.url === item.url), item.url).toMatchObject({ groupId, ...item });
-  expect((await readNotifications()).map((n) => n.title)).toEqual([
+  expect((await notifications()).map((n) => n.title)).toEqual([
     'No group to save to yet',
     `Saved to ${GROUP_NAME}`,
     `Saved to ${GROUP_NAME}`,

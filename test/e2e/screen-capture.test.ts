@@ -19,8 +19,8 @@ import { startMediaServer, type MediaServer } from '../support/media-server';
 import type { Server as WorkerServer } from '../support/sandbox';
 import { REPO_ROOT } from './support/build-extension';
 import type { LaunchedExtension } from './support/chromium';
-import { connectThroughOptions, readStore, tabIdOf } from './support/extension';
-import { clickCapture, grantActiveTab, pngSize, readNotifications, recordNotifications, shareOfColour } from './support/screen-capture';
+import { connectThroughOptions, grantActiveTab, readNotifications, readStore, recordNotifications, tabIdOf } from './support/extension';
+import { clickCapture, pngSize, shareOfColour } from './support/screen-capture';
 import { type LocalStack, startLocalStack } from './support/local-stack';
 
 const PAGE_TITLE = 'Capture test';

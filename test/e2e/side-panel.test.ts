@@ -18,7 +18,7 @@ import type { Server as WorkerServer } from '../support/sandbox';
 import { axeViolations, describeViolations } from './support/axe';
 import { REPO_ROOT } from './support/build-extension';
 import type { LaunchedExtension } from './support/chromium';
-import { connectThroughOptions, readStore, tabIdOf } from './support/extension';
+import { connectThroughOptions, createGroupThroughProxy, readStore, tabIdOf } from './support/extension';
 import { fillMediaPage, listedUrls, openSidePanel, tile, tileStatus } from './support/side-panel';
 import { type LocalStack, startLocalStack } from './support/local-stack';
 
@@ -56,15 +56,8 @@ afterAll(() => stack?.stop());
 test('the side panel lists the page media, filters it, and saves a selection to a group, each item reaching Active', async () => {
   // --- Connected, with a group. ---
   const options = await connectThroughOptions(browser!, proxy!.url, memberToken, pageErrors);
-  const created = await fetch(`${proxy!.url}/api/v3?Action=CreateAssetGroup&Version=2024-01-01`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${memberToken}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ Name: GROUP_NAME, Description: 'Created by the side panel e2e test.' }),
-  });
-  expect(created.status).toBe(200);
-  const groupId = ((await created.json()) as { Result: { Id: string } }).Result.Id;
-  await options.getByRole('button', { name: 'Refresh groups' }).click();
-  await expect.poll(() => options.locator('#groups-note').innerText(), { timeout: 30_000 }).toContain('1 group loaded.');
+  const groupId = await createGroupThroughProxy(options, proxy!.url, memberToken, GROUP_NAME, 'Created by the side panel e2e test.');
+  expect(await options.locator('#groups-note').innerText()).toContain('1 group loaded.');
 
   // --- The page, and the panel pointed at its tab. ---
   const page = await browser!.context.newPage();

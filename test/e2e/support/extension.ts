@@ -89,3 +89,59 @@ export function tabIdOf(browser: LaunchedExtension, url: string): Promise<number
     return (await chrome.tabs.query({})).find((t) => t.url === wanted)?.id ?? -1;
   }, url);
 }
+
+/** The toolbar button pressed on the tab at `url`: grants activeTab there, as a menu click does (needs --enable-unsafe-extension-debugging). */
+export async function grantActiveTab(browser: LaunchedExtension, url: string): Promise<void> {
+  const cdp = await browser.context.browser()!.newBrowserCDPSession();
+  try {
+    const { targetInfos } = (await cdp.send('Target.getTargets', { filter: [{ type: 'tab' }] } as never)) as { targetInfos: { type: string; url: string; targetId: string }[] };
+    const tab = targetInfos.find((t) => t.type === 'tab' && t.url === url);
+    if (!tab) throw new Error(`no tab target for ${url}`);
+    await cdp.send('Extensions.triggerAction' as never, { id: browser.extensionId, targetId: tab.targetId } as never);
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
+}
+
+/** One `chrome.notifications.create(id, options)` call of the background. */
+export interface NotificationCall {
+  id: string;
+  title: string;
+  message: string;
+}
+
+/** Records every notification the background shows from now on (once per worker; readNotifications answers them). */
+export function recordNotifications(browser: LaunchedExtension): Promise<void> {
+  return browser.serviceWorker.evaluate(() => {
+    const scope = globalThis as unknown as { __arkbridgeNotes?: NotificationCall[]; chrome: { notifications: { create(...args: unknown[]): unknown } } };
+    if (scope.__arkbridgeNotes) return;
+    const notes: NotificationCall[] = (scope.__arkbridgeNotes = []);
+    const api = scope.chrome.notifications;
+    const original = api.create.bind(api);
+    api.create = (...args: unknown[]) => {
+      const [id, details] = typeof args[0] === 'string' ? [args[0], args[1]] : ['', args[0]];
+      const { title = '', message = '' } = (details ?? {}) as { title?: string; message?: string };
+      notes.push({ id, title, message });
+      return original(...args);
+    };
+  });
+}
+
+/** The notifications recorded so far (recordNotifications). */
+export const readNotifications = (browser: LaunchedExtension): Promise<NotificationCall[]> =>
+  browser.serviceWorker.evaluate(() => ((globalThis as unknown as { __arkbridgeNotes?: NotificationCall[] }).__arkbridgeNotes ?? []).slice());
+
+/** Creates a group as the member (CreateAssetGroup through the proxy), then loads it in the options page; answers its id. */
+export async function createGroupThroughProxy(options: Page, proxyUrl: string, token: string, name: string, description: string): Promise<string> {
+  const created = await fetch(`${proxyUrl}/api/v3?Action=CreateAssetGroup&Version=2024-01-01`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ Name: name, Description: description }),
+  });
+  if (created.status !== 200) throw new Error(`CreateAssetGroup answered HTTP ${created.status}`);
+  const groupId = ((await created.json()) as { Result: { Id: string } }).Result.Id;
+  await options.getByRole('button', { name: 'Refresh groups' }).click();
+  await options.locator('#groups-note').filter({ hasText: 'loaded.' }).waitFor({ timeout: 30_000 });
+  return groupId;
+}
+

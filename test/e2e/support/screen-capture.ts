@@ -1,24 +1,10 @@
 /**
  * Helpers of the screenshot and frame end-to-end test (test/e2e/screen-capture.test.ts): the
- * activeTab grant a menu click would make, the capture items' clicks through the service worker,
- * a notification recorder, and reading a PNG's size (from its IHDR) and colours (decoded by the
+ * capture items' clicks through the service worker, and reading a PNG's size (from its IHDR) and colours (decoded by the
  * browser: no PNG decoder among the dependencies).
  */
 import type { Page } from 'playwright-core';
 import type { LaunchedExtension } from './chromium';
-
-/** The toolbar button pressed on the tab at `url`: grants activeTab there, as a menu click does (needs --enable-unsafe-extension-debugging). */
-export async function grantActiveTab(browser: LaunchedExtension, url: string): Promise<void> {
-  const cdp = await browser.context.browser()!.newBrowserCDPSession();
-  try {
-    const { targetInfos } = (await cdp.send('Target.getTargets', { filter: [{ type: 'tab' }] } as never)) as { targetInfos: { type: string; url: string; targetId: string }[] };
-    const tab = targetInfos.find((t) => t.type === 'tab' && t.url === url);
-    if (!tab) throw new Error(`no tab target for ${url}`);
-    await cdp.send('Extensions.triggerAction' as never, { id: browser.extensionId, targetId: tab.targetId } as never);
-  } finally {
-    await cdp.detach().catch(() => {});
-  }
-}
 
 /** A capture item's click as the browser reports it (the fields the handler reads). */
 export interface CaptureClick {
@@ -42,31 +28,6 @@ export function clickCapture(browser: LaunchedExtension, info: CaptureClick, tab
     { info, tab },
   );
 }
-
-export interface NotificationCall {
-  id: string;
-  title: string;
-  message: string;
-}
-
-/** Records every notification the background shows from now on (readNotifications answers them). */
-export function recordNotifications(browser: LaunchedExtension): Promise<void> {
-  return browser.serviceWorker.evaluate(() => {
-    const scope = globalThis as unknown as { __arkbridgeNotes?: NotificationCall[]; chrome: { notifications: { create(...args: unknown[]): unknown } } };
-    const notes: NotificationCall[] = (scope.__arkbridgeNotes = []);
-    const api = scope.chrome.notifications;
-    const original = api.create.bind(api);
-    api.create = (...args: unknown[]) => {
-      const [id, details] = typeof args[0] === 'string' ? [args[0], args[1]] : ['', args[0]];
-      const { title = '', message = '' } = (details ?? {}) as { title?: string; message?: string };
-      notes.push({ id, title, message });
-      return original(...args);
-    };
-  });
-}
-
-export const readNotifications = (browser: LaunchedExtension): Promise<NotificationCall[]> =>
-  browser.serviceWorker.evaluate(() => ((globalThis as unknown as { __arkbridgeNotes?: NotificationCall[] }).__arkbridgeNotes ?? []).slice());
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
