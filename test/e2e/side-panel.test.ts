@@ -19,6 +19,7 @@ import { axeViolations, describeViolations } from './support/axe';
 import { REPO_ROOT } from './support/build-extension';
 import type { LaunchedExtension } from './support/chromium';
 import { connectThroughOptions, createGroupThroughProxy, readStore, tabIdOf } from './support/extension';
+import { dataTransferOf, dragFilesOver, dropFiles, fixtureFile } from './support/local-files';
 import { fillMediaPage, listedUrls, openSidePanel, tile, tileStatus } from './support/side-panel';
 import { type LocalStack, startLocalStack } from './support/local-stack';
 
@@ -134,6 +135,17 @@ test('the side panel lists the page media, filters it, and saves a selection to 
   await panel.getByRole('button', { name: `Save 1 to ${GROUP_NAME}` }).click();
   await expect.poll(() => tileStatus(panel, expected.srcset)).toBe('Already in the group');
   expect(await readStore<AssetRow>(browser!, 'assets')).toHaveLength(5);
+
+  // --- Its Library tab is the popup's: a file from the computer dropped on the group is added too. ---
+  await panel.getByRole('tab', { name: 'Library' }).click();
+  const groupRow = panel.getByRole('option').filter({ hasText: GROUP_NAME });
+  await groupRow.waitFor({ state: 'visible', timeout: 15_000 });
+  const dropped = await dataTransferOf(panel, [await fixtureFile('sample.jpg', 'dropped-in-panel.jpg', 'image/jpeg')]);
+  await dragFilesOver(groupRow, dropped);
+  await dropFiles(groupRow, dropped);
+  const droppedStatus = async () => (await readStore<AssetRow>(browser!, 'assets')).find((r) => r.name === 'dropped-in-panel.jpg');
+  await expect.poll(async () => (await droppedStatus())?.status, { timeout: 60_000 }).toBe('Active');
+  expect(await droppedStatus()).toMatchObject({ groupId, capture: { how: 'upload', reason: 'file' } });
 
   expect(pageErrors).toEqual([]);
   await Promise.all([page.close(), panel.close(), options.close()]);
