@@ -4,8 +4,9 @@ import preact from '@preact/preset-vite';
 /**
  * Firefox only. What leaves the device goes to the team's own proxy: addresses of images, videos
  * and audio the member picks on web pages (and a name from the element's alt or title, or the page
- * title), prompts and reference URLs of generations, with the member's token (issued by that proxy,
- * sent back only to it). Firefox's category for pictures, videos, links and text of websites is
+ * title), or their bytes when the service cannot download them, screenshots and video frames of
+ * pages, files the member chooses, prompts and reference URLs of generations, with the member's
+ * token (issued by that proxy, sent back only to it). Firefox's category for pictures, videos, links and text of websites is
  * `websiteContent`; nothing is sent in the background about the pages visited (no history, no
  * activity). Required, since adding to the library is what the extension is for. `npm test` lints
  * the Firefox build (test/e2e/firefox-lint.test.ts).
