@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, ROOT, wranglerDev, type DevWorker } from '../../scripts/lib/wrangler-dev';
+import { freshenWave1State } from '../support/freshen-wave1-state';
 import { TEST_PROXY_SECRETS, TEST_VARS } from '../support/sandbox';
 
 const FIXTURE = join(ROOT, 'test/fixtures/wave1-state');
@@ -29,6 +30,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'arkbridge-upgrade-'));
   await cp(join(FIXTURE, 'proxy'), join(dir, 'proxy'), { recursive: true });
   await cp(join(FIXTURE, 'sandbox'), join(dir, 'sandbox'), { recursive: true });
+  // The fixture's idempotency records are as old as the fixture; a proxy keeps them 24 hours.
+  await freshenWave1State(join(dir, 'proxy'));
   sandbox = wranglerDev({ config: 'worker/sandbox/wrangler.jsonc', port: await freePort(), persistTo: join(dir, 'sandbox'), vars: { ...TEST_VARS }, label: 'upgrade-sandbox', echo: false });
   await sandbox.ready;
   proxy = wranglerDev({

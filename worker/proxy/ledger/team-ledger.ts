@@ -53,6 +53,8 @@ export type Ending = 'completed' | 'failed' | 'expired';
 export class TeamLedger extends DurableObject<ProxySettings> {
   readonly #sql: SqlStorage;
   readonly #prices: PriceBook;
+  /** Webhook posts still being sent; the next ones wait for them. */
+  #webhookQueue: Promise<void> = Promise.resolve();
 
   constructor(state: DurableObjectState, env: ProxySettings) {
     super(state, env);
@@ -163,7 +165,12 @@ export class TeamLedger extends DurableObject<ProxySettings> {
     }
     const url = this.env.ALERT_WEBHOOK_URL;
     if (!url) return;
-    this.ctx.waitUntil(Promise.all(alerts.map((alert) => postWebhook(url, webhookPayload(alert, currency, alert.scope === 'team' ? null : memberName)))));
+    // One after another, in the order raised, so a chat channel reads 80 % before 95 %.
+    const sent = this.#webhookQueue.then(async () => {
+      for (const alert of alerts) await postWebhook(url, webhookPayload(alert, currency, alert.scope === 'team' ? null : memberName));
+    });
+    this.#webhookQueue = sent;
+    this.ctx.waitUntil(sent);
   }
 
   // --- what members see ---
