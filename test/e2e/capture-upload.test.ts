@@ -50,7 +50,6 @@ interface UploadRow {
 }
 
 let media: MediaServer;
-let sandbox: WorkerServer | undefined;
 let proxy: WorkerServer | undefined;
 let browser: LaunchedExtension | undefined;
 let memberToken: string;
@@ -59,7 +58,7 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   stack = await startLocalStack({ member: 'Upload tester', chromiumArgs: ['--enable-unsafe-extension-debugging'] });
-  ({ media, sandbox, proxy, browser, memberToken } = stack);
+  ({ media, proxy, browser, memberToken } = stack);
 });
 
 afterAll(() => stack?.stop());
@@ -68,15 +67,7 @@ const sw = () => browser!.serviceWorker;
 const readAssets = () => readStore<AssetRow>(browser!, 'assets');
 
 /** A member call to the proxy. */
-async function member<T>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${proxy!.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Authorization: `Bearer ${memberToken}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(res.ok, `${path}: HTTP ${res.status}`).toBe(true);
-  return (await res.json()) as T;
-}
+const member = <T>(path: string, body?: unknown) => stack!.asMember<T>(path, body);
 
 /** The stored connection's `allowHttpMedia` (the proxy's capabilities flag, as read at connect). */
 const setAllowHttp = (allow: boolean) =>

@@ -30,7 +30,6 @@ interface AssetRow {
 }
 
 let media: MediaServer;
-let sandbox: WorkerServer | undefined;
 let proxy: WorkerServer | undefined;
 let browser: LaunchedExtension | undefined;
 let memberToken: string;
@@ -39,7 +38,7 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   stack = await startLocalStack({ member: 'Keyboard tester', pageAccess: true });
-  ({ media, sandbox, proxy, browser, memberToken } = stack);
+  ({ media, proxy, browser, memberToken } = stack);
   expect(stack.manifest.commands['save-to-last-group'].suggested_key).toEqual({ default: 'Alt+Shift+S' });
   expect(stack.manifest.host_permissions).toBeUndefined();
 });

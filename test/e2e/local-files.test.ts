@@ -51,15 +51,7 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 /** A member call to the proxy. */
-async function member<T>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${proxy!.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Authorization: `Bearer ${memberToken}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(res.ok, `${path}: HTTP ${res.status}`).toBe(true);
-  return (await res.json()) as T;
-}
+const member = <T>(path: string, body?: unknown) => stack!.asMember<T>(path, body);
 
 /** Waits until `count` records are final; answers them by name. */
 async function settled(count: number): Promise<Map<string, AssetRow>> {

@@ -41,7 +41,6 @@ interface AssetRow {
 let media: MediaServer;
 /** A second origin, for a video the page shows without CORS. */
 let otherOrigin: MediaServer;
-let sandbox: WorkerServer | undefined;
 let proxy: WorkerServer | undefined;
 let browser: LaunchedExtension | undefined;
 let memberToken: string;
@@ -50,7 +49,7 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   stack = await startLocalStack({ member: 'Capture tester', chromiumArgs: ['--enable-unsafe-extension-debugging'] });
-  ({ media, sandbox, proxy, browser, memberToken } = stack);
+  ({ media, proxy, browser, memberToken } = stack);
   otherOrigin = await startMediaServer();
 });
 
@@ -62,15 +61,7 @@ afterAll(async () => {
 const readAssets = () => readStore<AssetRow>(browser!, 'assets');
 
 /** A member call to the proxy. */
-async function member<T>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${proxy!.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Authorization: `Bearer ${memberToken}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(res.ok, `${path}: HTTP ${res.status}`).toBe(true);
-  return (await res.json()) as T;
-}
+const member = <T>(path: string, body?: unknown) => stack!.asMember<T>(path, body);
 
 /** Waits until `count` records exist and all are final; answers them. */
 async function settled(count: number): Promise<AssetRow[]> {

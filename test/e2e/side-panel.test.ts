@@ -36,7 +36,6 @@ interface AssetRow {
 }
 
 let media: MediaServer;
-let sandbox: WorkerServer | undefined;
 let proxy: WorkerServer | undefined;
 let browser: LaunchedExtension | undefined;
 let memberToken: string;
@@ -45,7 +44,7 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   stack = await startLocalStack({ member: 'Side panel tester', pageAccess: true });
-  ({ media, sandbox, proxy, browser, memberToken } = stack);
+  ({ media, proxy, browser, memberToken } = stack);
   expect(stack.manifest.side_panel).toEqual({ default_path: 'sidepanel.html' });
   expect(stack.manifest.permissions).toContain('sidePanel');
   expect(stack.manifest.host_permissions).toBeUndefined();

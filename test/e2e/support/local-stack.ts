@@ -18,6 +18,8 @@ export interface LocalStack {
   proxy: Server;
   browser: LaunchedExtension;
   memberToken: string;
+  /** A call to the proxy as the member: GET without a body, else a JSON POST; a status other than 2xx throws, naming it. */
+  asMember<T>(path: string, body?: unknown): Promise<T>;
   /** The built extension's manifest, as shipped (before any test-only change). */
   manifest: Record<string, any>;
   /** Stops everything, each step on its own: one failing stop must not leave the others running. */
@@ -63,7 +65,16 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     }
     const browser = await launchExtension(dir, { args: options.chromiumArgs ?? [] });
     stops.push(() => browser.close());
-    return { media, sandbox, proxy, browser, memberToken, manifest, stop };
+    const asMember = async <T>(path: string, body?: unknown): Promise<T> => {
+      const res = await fetch(`${proxy.url}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { Authorization: `Bearer ${memberToken}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+      return (await res.json()) as T;
+    };
+    return { media, sandbox, proxy, browser, memberToken, asMember, manifest, stop };
   } catch (error) {
     await stop();
     throw error;
