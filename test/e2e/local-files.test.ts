@@ -112,6 +112,8 @@ test('files dropped on a group and picked in it are uploaded and become Active; 
   expect(await tile('clip.mp4').locator('video').getAttribute('preload')).toBe('metadata');
   // The duration, read from the video's metadata (the service lists none).
   await expect.poll(() => tile('clip.mp4').locator('.tile__duration').textContent(), { timeout: 15_000 }).toBe('0:02');
+  // A real frame as its thumbnail, not only the type icon: the video has a picture to show.
+  await expect.poll(() => tile('clip.mp4').locator('video').evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
   await popup.screenshot({ path: join(SCREENSHOTS, 'library-thumbnails.png') });
   const violations = await axeViolations(popup);
   expect(violations, describeViolations(violations)).toEqual([]);
