@@ -27,20 +27,11 @@ import { REPO_ROOT } from './support/build-extension';
 import type { LaunchedExtension } from './support/chromium';
 import { clickMenu, connectThroughOptions, grantActiveTab, openExtensionPage, readStore, tabIdOf } from './support/extension';
 import { type LocalStack, startLocalStack } from './support/local-stack';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
 
 const GROUP_NAME = 'Upload test';
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 
-interface AssetRow {
-  localId: string;
-  assetId?: string;
-  name: string;
-  url: string;
-  type: string;
-  status: string;
-  error?: string;
-  capture?: { how: 'link' } | { how: 'upload'; reason: string; stage: string; source: string; size?: number; sent?: number; uploadId?: string; contentType?: string };
-}
 
 interface UploadRow {
   id: string;
@@ -64,7 +55,7 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 const sw = () => browser!.serviceWorker;
-const readAssets = () => readStore<AssetRow>(browser!, 'assets');
+const readAssets = () => readStore(browser!, 'assets');
 
 /** A member call to the proxy. */
 const member = <T>(path: string, body?: unknown) => stack!.asMember<T>(path, body);
@@ -89,9 +80,9 @@ const setAllowHttp = (allow: boolean) =>
   );
 
 /** Waits until every record is final; answers them. */
-async function settled(count: number): Promise<AssetRow[]> {
+async function settled(count: number): Promise<AssetRecord[]> {
   const deadline = Date.now() + 90_000;
-  let rows: AssetRow[] = [];
+  let rows: AssetRecord[] = [];
   while (Date.now() < deadline) {
     rows = await readAssets();
     if (rows.length === count && rows.every((r) => r.status === 'Active' || r.status === 'Failed')) return rows;

@@ -16,22 +16,12 @@ import { REPO_ROOT } from './support/build-extension';
 import type { LaunchedExtension } from './support/chromium';
 import { clickMenu as clickMenuOf, connectThroughOptions, openExtensionPage, readNotifications, readStore, recordNotifications, tabIdOf, type MenuClick } from './support/extension';
 import { type LocalStack, startLocalStack } from './support/local-stack';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const GROUP_NAME = 'Capture test';
 
 /** What the test reads back from the extension's IndexedDB (a subset of AssetRecord). */
-interface AssetRow {
-  localId: string;
-  assetId?: string;
-  groupId: string;
-  name: string;
-  url: string;
-  type: 'Image' | 'Video' | 'Audio';
-  status: 'Queued' | 'Processing' | 'Active' | 'Failed';
-  error?: string;
-  notified: boolean;
-}
 
 interface Stats {
   [target: string]: { total: number; actions: Record<string, number> } | undefined;
@@ -53,7 +43,7 @@ beforeAll(async () => {
 
 afterAll(() => stack?.stop());
 
-const readAssets = () => readStore<AssetRow>(browser!, 'assets');
+const readAssets = () => readStore(browser!, 'assets');
 
 /** The notifications created since `recordNotifications` wrapped the API. */
 const notifications = () => readNotifications(browser!);
@@ -127,8 +117,8 @@ test('captured media goes Processing then Active; failures are explained; pollin
 
   // --- Poll IndexedDB: every status each record passes through, until all are final and notified. ---
   const seen = new Map<string, string[]>();
-  let latest: AssetRow[] = recorded;
-  const note = (rows: AssetRow[]) => {
+  let latest: AssetRecord[] = recorded;
+  const note = (rows: AssetRecord[]) => {
     for (const row of rows) {
       const statuses = seen.get(row.url) ?? [];
       if (statuses.at(-1) !== row.status) statuses.push(row.status);

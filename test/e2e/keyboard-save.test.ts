@@ -20,14 +20,6 @@ import { type LocalStack, startLocalStack } from './support/local-stack';
 
 const GROUP_NAME = 'Keyboard test';
 
-interface AssetRow {
-  assetId?: string;
-  groupId: string;
-  name: string;
-  url: string;
-  type: 'Image' | 'Video' | 'Audio';
-  status: string;
-}
 
 let media: MediaServer;
 let proxy: WorkerServer | undefined;
@@ -46,7 +38,7 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 const sw = () => browser!.serviceWorker;
-const readAssets = () => readStore<AssetRow>(browser!, 'assets');
+const readAssets = () => readStore(browser!, 'assets');
 const notifications = () => readNotifications(browser!);
 
 /** The keyboard command in tab `tabId`, as the browser delivers it (with the tab). */

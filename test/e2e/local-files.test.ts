@@ -16,24 +16,16 @@ import type { Server } from '../support/sandbox';
 import { axeViolations, describeViolations } from './support/axe';
 import { REPO_ROOT } from './support/build-extension';
 import type { LaunchedExtension } from './support/chromium';
-import { connectThroughOptions, openExtensionPage, readStore } from './support/extension';
+import { connectThroughOptions, openExtensionPage, readStore, uploadOf } from './support/extension';
 import { dataTransferOf, dragFilesOver, dropFiles, fixtureFile } from './support/local-files';
 import { type LocalStack, startLocalStack } from './support/local-stack';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const GROUP_NAME = 'Dropped files';
 /** The popup's size in Chrome's toolbar. */
 const POPUP_VIEWPORT = { width: 420, height: 600 };
 
-interface AssetRow {
-  groupId: string;
-  name: string;
-  url: string;
-  type: string;
-  status: string;
-  error?: string;
-  capture?: { how: string; reason?: string; uploadId?: string };
-}
 
 let sandbox: Server | undefined;
 let proxy: Server | undefined;
@@ -54,11 +46,11 @@ afterAll(() => stack?.stop());
 const member = <T>(path: string, body?: unknown) => stack!.asMember<T>(path, body);
 
 /** Waits until `count` records are final; answers them by name. */
-async function settled(count: number): Promise<Map<string, AssetRow>> {
+async function settled(count: number): Promise<Map<string, AssetRecord>> {
   const deadline = Date.now() + 90_000;
-  let rows: AssetRow[] = [];
+  let rows: AssetRecord[] = [];
   while (Date.now() < deadline) {
-    rows = await readStore<AssetRow>(browser!, 'assets');
+    rows = await readStore(browser!, 'assets');
     if (rows.length === count && rows.every((r) => r.status === 'Active' || r.status === 'Failed')) return new Map(rows.map((r) => [r.name, r]));
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -98,7 +90,7 @@ test('files dropped on a group and picked in it are uploaded and become Active; 
   expect(rows.get('logo.svg')).toMatchObject({ groupId: group.Id, status: 'Failed', error: expect.stringMatching(/not a type the library takes/) });
   // The proxy holds exactly the two uploads; the library's addresses are its signed ones.
   const { uploads } = await member<{ uploads: { id: string }[] }>('/proxy/uploads');
-  expect(uploads.map((u) => u.id).sort()).toEqual([rows.get('board.png')!, rows.get('clip.mp4')!].map((r) => r.capture!.uploadId).sort());
+  expect(uploads.map((u) => u.id).sort()).toEqual([rows.get('board.png')!, rows.get('clip.mp4')!].map((r) => uploadOf(r)!.uploadId).sort());
   for (const name of ['board.png', 'clip.mp4']) expect(rows.get(name)!.url.startsWith(proxy!.url)).toBe(true);
 
   // --- On screen, as a grid of thumbnails. ---

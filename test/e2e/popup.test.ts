@@ -32,10 +32,6 @@ const MODEL = 'doubao-seedance-2-0-260128';
 /** The popup's size in Chrome's toolbar (its CSS sets the width; the height is the browser's limit). */
 const POPUP_VIEWPORT = { width: 420, height: 600 };
 
-interface GroupRow { id: string; name: string; type: 'AIGC' | 'LivenessFace' }
-interface AssetRow { localId: string; assetId?: string; groupId: string; name: string; url: string; status: string }
-interface TaskRow { localId: string; id?: string; status: string; idempotencyKey: string }
-
 let media: MediaServer | undefined;
 let sandbox: Server | undefined;
 let proxy: Server | undefined;
@@ -162,7 +158,7 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   await popup.getByRole('heading', { name: GROUP_NAME }).waitFor({ state: 'visible', timeout: 15_000 });
   // The list view (the grid of thumbnails is the default): each row says its status, Active included.
   await popup.getByRole('button', { name: 'List' }).click();
-  const group = (await readStore<GroupRow>(browser!, 'groups')).find((g) => g.name === GROUP_NAME);
+  const group = (await readStore(browser!, 'groups')).find((g) => g.name === GROUP_NAME);
   expect(group, 'the new group is stored in IndexedDB').toMatchObject({ type: 'AIGC' });
 
   // --- Add an image from a web page through the context-menu handler; it turns Active in the popup. ---
@@ -171,7 +167,7 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   await page.goto(pageUrl);
   const imageUrl = await page.evaluate(() => (document.getElementById('image') as HTMLImageElement).currentSrc);
   await clickMenu(browser!, { menuItemId: `arkbridge-media/group:${group!.id}`, mediaType: 'image', srcUrl: imageUrl, pageUrl }, { id: await tabIdOf(browser!, pageUrl), title: 'Spring references' });
-  const asset = (await readStore<AssetRow>(browser!, 'assets')).find((a) => a.url === imageUrl);
+  const asset = (await readStore(browser!, 'assets')).find((a) => a.url === imageUrl);
   expect(asset, 'the click is recorded at once').toMatchObject({ groupId: group!.id });
   const row = popup.getByRole('option').filter({ hasText: asset!.name });
   const rowStatuses = await watch(
@@ -211,7 +207,7 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   // --- Tasks: progress, then completion with a player that loads the MP4. ---
   const task = newestTask(popup);
   await task.waitFor({ state: 'visible', timeout: 15_000 });
-  const stored = (await readStore<TaskRow>(browser!, 'tasks'))[0];
+  const stored = (await readStore(browser!, 'tasks'))[0];
   expect(stored?.idempotencyKey, 'the task and its key are stored before the request').toMatch(/\S/);
   let progressShot = false;
   const taskStatuses = await watch(
@@ -250,7 +246,7 @@ test('popup: group, capture, generate to completion, a named failure, and the re
 
   // --- "Your video is ready": a click on the notification opens the popup on Tasks. ---
   await tab(popup, 'Library');
-  const taskId = (await readStore<TaskRow>(browser!, 'tasks'))[0]!.localId;
+  const taskId = (await readStore(browser!, 'tasks'))[0]!.localId;
   const opened = browser!.context.waitForEvent('page', { predicate: (p) => p.url().endsWith('/popup.html'), timeout: 15_000 });
   await browser!.serviceWorker.evaluate(async (id) => {
     const seam = (globalThis as unknown as { arkbridge: { onNotificationClick(id: string): Promise<void> } }).arkbridge;
@@ -283,7 +279,7 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   expect(await failing.locator('.task__line').filter({ hasText: 'Reference image 1' }).innerText()).toContain(`${asset!.name} (library, asset://`);
   expect(await failing.getByRole('button', { name: 'Submit again' }).isVisible()).toBe(true);
   await shot(popup, '09-task-failed');
-  const tasksBefore = (await readStore<TaskRow>(browser!, 'tasks')).length;
+  const tasksBefore = (await readStore(browser!, 'tasks')).length;
   expect(tasksBefore).toBe(2);
 
   // --- Real person: nothing happens before consent; then the QR code, completed on a "phone". ---
@@ -313,7 +309,7 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   expect(await popup.locator('.portrait-group dd').first().innerText()).toBe(personGroup);
   await popup.getByRole('button', { name: 'Done' }).waitFor({ state: 'visible' });
   await shot(popup, '13-portrait-resolved');
-  const personRecord = (await readStore<GroupRow>(browser!, 'groups')).find((g) => g.name === personGroup);
+  const personRecord = (await readStore(browser!, 'groups')).find((g) => g.name === personGroup);
   expect(personRecord, 'the real-person group is stored in IndexedDB').toMatchObject({ type: 'LivenessFace' });
 
   // --- Again, but the member closes the popup while the person is on the phone: the background finishes. ---
@@ -327,9 +323,9 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   const laterGroup = `Stand-in ${Date.now()}`;
   await completeOnPhone(laterLink, laterGroup);
   await expect
-    .poll(async () => (await readStore<GroupRow>(browser!, 'groups')).find((g) => g.name === laterGroup)?.type, { timeout: 30_000, message: 'the background resolves the code' })
+    .poll(async () => (await readStore(browser!, 'groups')).find((g) => g.name === laterGroup)?.type, { timeout: 30_000, message: 'the background resolves the code' })
     .toBe('LivenessFace');
-  await expect.poll(async () => (await readStore<AssetRow>(browser!, 'assets')).filter((a) => a.name.startsWith(laterGroup)).length, { timeout: 10_000 }).toBeGreaterThan(0);
+  await expect.poll(async () => (await readStore(browser!, 'assets')).filter((a) => a.name.startsWith(laterGroup)).length, { timeout: 10_000 }).toBeGreaterThan(0);
 
   const library = await openPopup();
   await tab(library, 'Library');
@@ -413,7 +409,7 @@ async function measureScroll(list: Locator) {
 test('popup: a group of 10,000 assets opens from IndexedDB and scrolls with a handful of rows in the page', async () => {
   // Runs after the flow above (same browser, connected): 10,000 more assets in "Moodboard", written
   // straight into IndexedDB, and the library marked fresh so that no refresh replaces them.
-  const group = (await readStore<GroupRow>(browser!, 'groups')).find((g) => g.name === GROUP_NAME);
+  const group = (await readStore(browser!, 'groups')).find((g) => g.name === GROUP_NAME);
   expect(group, 'the flow above created the group').toBeDefined();
   const COUNT = 10_000;
   await browser!.serviceWorker.evaluate(

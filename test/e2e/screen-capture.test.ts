@@ -19,24 +19,16 @@ import { startMediaServer, type MediaServer } from '../support/media-server';
 import type { Server as WorkerServer } from '../support/sandbox';
 import { REPO_ROOT } from './support/build-extension';
 import type { LaunchedExtension } from './support/chromium';
-import { connectThroughOptions, grantActiveTab, readNotifications, readStore, recordNotifications, tabIdOf } from './support/extension';
+import { connectThroughOptions, grantActiveTab, readNotifications, readStore, recordNotifications, tabIdOf, uploadOf } from './support/extension';
 import { clickCapture, pngSize, shareOfColour } from './support/screen-capture';
 import { type LocalStack, startLocalStack } from './support/local-stack';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
 
 const PAGE_TITLE = 'Capture test';
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 /** The coloured block the region is dragged over. */
 const BLOCK_RGB: [number, number, number] = [220, 40, 60];
 
-interface AssetRow {
-  localId: string;
-  assetId?: string;
-  groupId: string;
-  name: string;
-  status: string;
-  error?: string;
-  capture?: { how: string; reason?: string; stage?: string };
-}
 
 let media: MediaServer;
 /** A second origin, for a video the page shows without CORS. */
@@ -58,15 +50,15 @@ afterAll(async () => {
   await otherOrigin?.close().catch(() => {});
 });
 
-const readAssets = () => readStore<AssetRow>(browser!, 'assets');
+const readAssets = () => readStore(browser!, 'assets');
 
 /** A member call to the proxy. */
 const member = <T>(path: string, body?: unknown) => stack!.asMember<T>(path, body);
 
 /** Waits until `count` records exist and all are final; answers them. */
-async function settled(count: number): Promise<AssetRow[]> {
+async function settled(count: number): Promise<AssetRecord[]> {
   const deadline = Date.now() + 60_000;
-  let rows: AssetRow[] = [];
+  let rows: AssetRecord[] = [];
   while (Date.now() < deadline) {
     rows = await readAssets();
     if (rows.length === count && rows.every((r) => r.status === 'Active' || r.status === 'Failed')) return rows;
@@ -76,7 +68,7 @@ async function settled(count: number): Promise<AssetRow[]> {
 }
 
 /** The bytes the service got for a record: its asset's URL is the proxy's signed address of the upload. */
-async function uploadedBytes(row: AssetRow): Promise<Uint8Array> {
+async function uploadedBytes(row: AssetRecord): Promise<Uint8Array> {
   const { Result } = await member<{ Result: { Items: { Id: string; URL: string; Status: string }[] } }>('/api/v3?Action=ListAssets&Version=2024-01-01', {
     Filter: { GroupIds: [row.groupId] },
     PageSize: 100,
@@ -207,8 +199,8 @@ test('a dragged region, the visible area and video frames (same-origin, and cros
   const rows = await settled(5);
   for (const row of rows) expect(row.status, `${row.name}: ${row.error}`).toBe('Active');
   expect(new Set(rows.map((r) => r.groupId)).size, 'one group: the default one, made by the first capture').toBe(1);
-  const shots = rows.filter((r) => r.capture?.reason === 'screenshot');
-  const frames = rows.filter((r) => r.capture?.reason === 'frame');
+  const shots = rows.filter((r) => uploadOf(r)?.reason === 'screenshot');
+  const frames = rows.filter((r) => uploadOf(r)?.reason === 'frame');
   expect(shots).toHaveLength(3);
   expect(frames).toHaveLength(2);
   for (const row of shots) expect(row.name).toMatch(/^Screenshot of Capture test \d{4}-\d\d-\d\d \d\d:\d\d$/);
@@ -225,17 +217,17 @@ test('a dragged region, the visible area and video frames (same-origin, and cros
   const sizes = sized.map((s) => s.size);
   const regionShot = sized.find((s) => s.size?.width === 200 && s.size.height === 120);
   expect(regionShot, `a 200 × 120 region among ${JSON.stringify(sizes)}`).toBeDefined();
-  expect(regionShot!.row.capture?.reason).toBe('screenshot');
+  expect(uploadOf(regionShot!.row)?.reason).toBe('screenshot');
   expect(await shareOfColour(page, regionShot!.bytes, BLOCK_RGB)).toBeGreaterThan(0.97);
   const emulatedShot = sized.find((s) => s.size?.width === 160 && s.size.height === 100);
   expect(emulatedShot, `a 160 × 100 region (emulated ratio 2) among ${JSON.stringify(sizes)}`).toBeDefined();
   expect(await shareOfColour(page, emulatedShot!.bytes, BLOCK_RGB)).toBeGreaterThan(0.97);
-  const visible = sized.find((s) => s.row.capture?.reason === 'screenshot' && s !== regionShot && s !== emulatedShot)!;
+  const visible = sized.find((s) => uploadOf(s.row)?.reason === 'screenshot' && s !== regionShot && s !== emulatedShot)!;
   expect(visible.size).toEqual({ width: scrolled.width, height: scrolled.height });
   // The block is 240 × 160 of the viewport.
   const blockShare = (240 * 160) / (scrolled.width * scrolled.height);
   expect(await shareOfColour(page, visible.bytes, BLOCK_RGB)).toBeGreaterThan(blockShare * 0.9);
-  const frameSizes = sized.filter((s) => s.row.capture?.reason === 'frame').map((s) => s.size);
+  const frameSizes = sized.filter((s) => uploadOf(s.row)?.reason === 'frame').map((s) => s.size);
   expect(frameSizes).toContainEqual({ width: 320, height: 180 }); // the video's own pixels
   expect(frameSizes).toContainEqual({ width: 480, height: 270 }); // the screen's, of its box
 

@@ -26,14 +26,6 @@ import { type LocalStack, startLocalStack } from './support/local-stack';
 const GROUP_NAME = 'Side panel test';
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 
-interface AssetRow {
-  groupId: string;
-  name: string;
-  url: string;
-  type: string;
-  status: string;
-  capture?: { how: string; reason?: string; source?: string };
-}
 
 let media: MediaServer;
 let proxy: WorkerServer | undefined;
@@ -120,7 +112,7 @@ test('the side panel lists the page media, filters it, and saves a selection to 
   expect(afterSave, `side panel after saving:\n${describeViolations(afterSave)}`).toEqual([]);
 
   // --- The records: in the group, Active, named from the page; the data: image uploaded. ---
-  const records = await readStore<AssetRow>(browser!, 'assets');
+  const records = await readStore(browser!, 'assets');
   expect(records).toHaveLength(5);
   for (const record of records) expect(record).toMatchObject({ groupId, type: 'Image', status: 'Active' });
   expect(records.map((r) => r.name).sort()).toEqual(['Embedded drawing', 'Picture element', 'Srcset picture', 'sample', 'sample']);
@@ -133,7 +125,7 @@ test('the side panel lists the page media, filters it, and saves a selection to 
   await tile(panel, expected.srcset).getByRole('checkbox').check();
   await panel.getByRole('button', { name: `Save 1 to ${GROUP_NAME}` }).click();
   await expect.poll(() => tileStatus(panel, expected.srcset)).toBe('Already in the group');
-  expect(await readStore<AssetRow>(browser!, 'assets')).toHaveLength(5);
+  expect(await readStore(browser!, 'assets')).toHaveLength(5);
 
   // --- Its Library tab is the popup's: a file from the computer dropped on the group is added too. ---
   await panel.getByRole('tab', { name: 'Library' }).click();
@@ -142,7 +134,7 @@ test('the side panel lists the page media, filters it, and saves a selection to 
   const dropped = await dataTransferOf(panel, [await fixtureFile('sample.jpg', 'dropped-in-panel.jpg', 'image/jpeg')]);
   await dragFilesOver(groupRow, dropped);
   await dropFiles(groupRow, dropped);
-  const droppedStatus = async () => (await readStore<AssetRow>(browser!, 'assets')).find((r) => r.name === 'dropped-in-panel.jpg');
+  const droppedStatus = async () => (await readStore(browser!, 'assets')).find((r) => r.name === 'dropped-in-panel.jpg');
   await expect.poll(async () => (await droppedStatus())?.status, { timeout: 60_000 }).toBe('Active');
   expect(await droppedStatus()).toMatchObject({ groupId, capture: { how: 'upload', reason: 'file' } });
 

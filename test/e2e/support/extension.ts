@@ -4,7 +4,12 @@
  * click would call, through the service worker).
  */
 import type { Page } from 'playwright-core';
+import type { ArkbridgeDB } from '@/lib/storage/database';
+import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import type { LaunchedExtension } from './chromium';
+
+/** A store of the extension's database whose records a test reads (settings are read through pages). */
+type RecordStore = 'groups' | 'assets' | 'tasks' | 'queue';
 
 /** Opens an extension page (e.g. `popup.html`); its script errors are pushed to `errors`. `beforeLoad` may add listeners first. */
 export async function openExtensionPage(browser: LaunchedExtension, path: string, errors: string[], beforeLoad?: (page: Page) => void): Promise<Page> {
@@ -15,8 +20,13 @@ export async function openExtensionPage(browser: LaunchedExtension, path: string
   return page;
 }
 
-/** Every record of one store of the extension's database, read in the service worker; empty while the database does not exist yet. */
-export function readStore<T>(browser: LaunchedExtension, store: string): Promise<T[]> {
+/**
+ * Every record of one store of the extension's database, read in the service worker; empty while
+ * the database does not exist yet. Typed by the extension's own schema, so a test reads the
+ * records as the extension writes them.
+ */
+export function readStore<S extends RecordStore>(browser: LaunchedExtension, store: S): Promise<ArkbridgeDB[S]['value'][]> {
+  type T = ArkbridgeDB[S]['value'];
   return browser.serviceWorker.evaluate(
     (name) =>
       new Promise<T[]>((resolve, reject) => {
@@ -43,6 +53,11 @@ export function readStore<T>(browser: LaunchedExtension, store: string): Promise
       }),
     store,
   );
+}
+
+/** An asset record's upload state, when its media was uploaded (not linked). */
+export function uploadOf(record: AssetRecord | undefined) {
+  return record?.capture?.how === 'upload' ? record.capture : undefined;
 }
 
 /**
