@@ -1,9 +1,10 @@
 /**
  * The keyboard save end to end in Chromium: the built extension, connected to a proxy in front of
  * the sandbox, saves what is under the pointer of a real page (Chromium's own `:hover`, layout and
- * stacking) to the group last used from the context menu, with the context menu's rules (largest
- * srcset candidate, alt as the name, the duplicate guard) and its queue; else the page's main
- * image, else its og:image. The options page shows the shortcut.
+ * stacking) to the group last used from the context menu (before any, to the default group "Web
+ * captures", made then), with the context menu's rules (largest srcset candidate, alt as the name,
+ * the duplicate guard) and its queue; else the page's main image, else its og:image. The options
+ * page shows the shortcut.
  *
  * A native command cannot be pressed in headless Chromium, and it is the press that grants
  * activeTab: the test calls the background's command handler through the service worker (as
@@ -74,11 +75,14 @@ test('the keyboard save puts what is under the pointer, else the main image, int
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   };
 
-  // --- No group used yet: nothing is read or saved. ---
+  // --- No group used yet: the video goes to the default group, made now. ---
   await pointAt('#video');
   await press(tabId);
-  expect((await notifications()).map((n) => n.title)).toEqual(['No group to save to yet']);
-  expect(await readAssets()).toEqual([]);
+  expect((await notifications()).map((n) => n.title)).toEqual(['Saved to Web captures']);
+  const [first] = await readAssets();
+  expect(first).toMatchObject({ url: `${media.url}/media/sample.mp4`, type: 'Video' });
+  const { Result } = await stack!.asMember<{ Result: { Items: { Id: string; Name: string }[] } }>('/api/v3?Action=ListAssetGroups&Version=2024-01-01', {});
+  expect(Result.Items.find((g) => g.Id === first!.groupId)?.Name).toBe('Web captures');
 
   // --- A save from the context menu makes the group the last used one. ---
   const audioUrl = `${media.url}/media/sample.mp3`;
@@ -113,18 +117,18 @@ test('the keyboard save puts what is under the pointer, else the main image, int
     { url: `${media.url}/media/sample.jpg`, type: 'Image', name: 'Sample picture' },
     { url: `${media.url}/media/sample.png?shared=og`, type: 'Image', name: 'sample' },
   ];
-  const recorded = await readAssets();
+  const recorded = (await readAssets()).filter((a) => a.groupId === groupId);
   expect(recorded.map((a) => a.url).sort()).toEqual(expected.map((e) => e.url).sort());
   for (const item of expected) expect(recorded.find((a) => a.url === item.url), item.url).toMatchObject({ groupId, ...item });
   expect((await notifications()).map((n) => n.title)).toEqual([
-    'No group to save to yet',
+    'Saved to Web captures',
     `Saved to ${GROUP_NAME}`,
     `Saved to ${GROUP_NAME}`,
     'Already in your library',
     `Saved to ${GROUP_NAME}`,
   ]);
   // Through the queue: each is created once with the service (it has its asset id).
-  await expect.poll(async () => (await readAssets()).filter((a) => a.assetId).length, { timeout: 30_000 }).toBe(expected.length);
+  await expect.poll(async () => (await readAssets()).filter((a) => a.assetId).length, { timeout: 30_000 }).toBe(expected.length + 1);
 
   // --- The options page names the last used group. ---
   await options.reload();

@@ -47,7 +47,7 @@ describe('options page: keyboard shortcuts', () => {
     commands.getAll.mockResolvedValue([{ name: 'save-to-last-group', shortcut: '' }]);
     await open();
     expect(shortcutLine()).toBe('Save to the last used group: no shortcut set');
-    expect(text()).toContain('No group used yet: pick one once from the right-click menu');
+    expect(text()).toContain('No group used yet: the shortcut saves to the default group');
   });
 
   it('in Chrome, opens chrome://extensions/shortcuts to change it', async () => {

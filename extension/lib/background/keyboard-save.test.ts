@@ -85,18 +85,42 @@ describe('the keyboard save', () => {
     expect(await assets()).toEqual([]);
   });
 
-  it('asks to pick a group once from the context menu when none was used yet, or it is gone', async () => {
+  it('saves to the default group when no group was used yet, or the last one is gone; makes none for nothing', async () => {
     await connect();
     await putGroup({ id: 'g1', name: 'Moodboard' });
+    // Nothing to save: no group is made.
+    page([{ frameId: 0, result: survey({ largest: { src: 'https://cdn.example.com/favicon.png', area: 32 * 32 } }) }]);
     await press();
-    expect(shown(mocks.notify)).toEqual([['arkbridge-keyboard', 'No group to save to yet', expect.stringContaining('Pick a group once from the context menu')]]);
+    expect(shown(mocks.notify).map(([, title]) => title)).toEqual(['Nothing to save here']);
+    expect(proxy.callsOf('CreateAssetGroup')).toEqual([]);
+
+    // No group used yet: "Web captures" is made, becomes the default, and the item goes there.
+    page([{ frameId: 0, result: survey({ pointed: { tag: 'img', src: IMAGE } }) }]);
+    await press();
+    expect(proxy.callsOf('CreateAssetGroup').map((c) => c.body)).toEqual([{ Name: 'Web captures', Description: expect.any(String) }]);
+    const made = await groupStore.defaultId();
+    expect(await groupStore.get(made!)).toMatchObject({ name: 'Web captures' });
+    expect(await assets()).toMatchObject([{ url: IMAGE, groupId: made }]);
+    expect(shown(mocks.notify).at(-1)?.[1]).toBe('Saved to Web captures');
+    expect(await lastUsedGroup.id()).toBe(made);
+
+    // The last used group is gone: the default group again (not made twice).
     await lastUsedGroup.remember('g1');
     await groupStore.removeWithAssets('g1');
+    page([{ frameId: 0, result: survey({ pointed: { tag: 'audio', src: 'https://cdn.example.com/song.mp3' } }) }]);
     await press();
-    expect(shown(mocks.notify)[1]).toEqual(['arkbridge-keyboard', 'No group to save to yet', expect.stringContaining('no longer exists')]);
-    expect(mocks.executeScript).not.toHaveBeenCalled();
+    expect(proxy.callsOf('CreateAssetGroup')).toHaveLength(1);
+    expect((await assets()).map((a) => a.groupId)).toEqual([made, made]);
+    expect(shown(mocks.notify).at(-1)?.[1]).toBe('Saved to Web captures');
+  });
+
+  it('says why when the default group cannot be made, and saves nothing', async () => {
+    await connect();
+    proxy.failNext('CreateAssetGroup', { kind: 'status', status: 400, code: 'ValidationError', message: 'Name: must be 1 to 64 characters' });
+    page([{ frameId: 0, result: survey({ pointed: { tag: 'img', src: IMAGE } }) }]);
+    await press();
+    expect(shown(mocks.notify)).toEqual([['arkbridge-group', 'Could not create the default group', 'Group name: must be 1 to 64 characters']]);
     expect(await assets()).toEqual([]);
-    expect(proxy.calls).toEqual([]);
   });
 
   it('saves the media under the pointer to the last used group, through the context menu’s path', async () => {
@@ -199,6 +223,7 @@ describe('the keyboard save', () => {
     await connect();
     background.main();
     await (fakeBrowser.commands.onCommand as unknown as { trigger: (command: string, tab?: Browser.tabs.Tab) => Promise<unknown> }).trigger('save-to-last-group', tab);
-    await vi.waitFor(() => expect(shown(mocks.notify)).toEqual([['arkbridge-keyboard', 'No group to save to yet', expect.any(String)]]));
+    // The page is read: no script can run in the fake browser, so it says the page cannot be read.
+    await vi.waitFor(() => expect(shown(mocks.notify)).toEqual([['arkbridge-keyboard', 'Nothing to save here', expect.any(String)]]));
   });
 });

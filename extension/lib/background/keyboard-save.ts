@@ -1,12 +1,11 @@
 import { browser, type Browser } from 'wxt/browser';
+import { quickSaveGroup } from '@/lib/background/default-group';
 import { addAsset, itemToAdd } from '@/lib/background/menu-click';
 import { findPageMedia } from '@/lib/background/pointed-media';
 import { t } from '@/lib/i18n/translate';
 import { SAVE_COMMAND } from '@/lib/keyboard-shortcut';
 import { notify } from '@/lib/notify';
 import { connectedClient } from '@/lib/proxy/connected-client';
-import { groupStore } from '@/lib/storage/group-store';
-import { lastUsedGroup } from '@/lib/storage/last-used-group';
 import { getConnection } from '@/lib/storage/stored-connection';
 import '@/lib/i18n/background.en';
 import '@/lib/i18n/options.en';
@@ -22,9 +21,10 @@ export async function onCommand(command: string, tab?: Browser.tabs.Tab): Promis
 
 /**
  * The keyboard save: the media under the pointer, else the page's main image (the largest image
- * in view, else og:image), added to the group the member last saved to, through the context menu's
- * own path (best source and checks, name, duplicate guard, queue). A notification says what went
- * where, or why nothing did: not connected, no group used yet (or it is gone), nothing found.
+ * in view, else og:image), added to the group the member last saved to (else the default group:
+ * default-group's quickSaveGroup, as for screenshots), through the context menu's own path (best
+ * source and checks, name, duplicate guard, queue). A notification says what went where, or why
+ * nothing did: not connected, nothing found, the default group could not be made.
  */
 export async function saveToLastGroup(tab: Browser.tabs.Tab | undefined): Promise<void> {
   const connected = await connectedClient();
@@ -33,18 +33,15 @@ export async function saveToLastGroup(tab: Browser.tabs.Tab | undefined): Promis
     if ((await getConnection())?.needsReconnect) return notify('arkbridge-reconnect', t('notify.reconnect.title'), t('notify.reconnect.message'));
     return notify('arkbridge-connect', t('notify.connect.title'), t('notify.connect.message'));
   }
-  const groupId = await lastUsedGroup.id();
-  const group = groupId ? await groupStore.get(groupId) : undefined;
-  if (!group) {
-    return notify(KEYBOARD_NOTE, t('notify.keyboard.noGroup.title'), t(groupId ? 'notify.keyboard.groupGone' : 'notify.keyboard.noGroup'));
-  }
   const target = await findPageMedia(tab?.id);
   if (!target) {
     return notify(KEYBOARD_NOTE, t('notify.keyboard.nothing.title'), t(target === null ? 'notify.keyboard.nothing' : 'notify.keyboard.cannotRead'));
   }
   const item = await itemToAdd({ ...target, tab, probe: true }, connected.connection.allowHttpMedia);
   if (!item) return; // itemToAdd said why
-  const reply = await addAsset({ groupId: group.id, ...item });
+  const group = await quickSaveGroup(connected.client);
+  if (!group.ok) return notify('arkbridge-group', t('notify.group.title'), group.problem.message);
+  const reply = await addAsset({ groupId: group.value.id, ...item });
   if (!reply.ok) return; // a duplicate: addAsset said so
-  await notify(KEYBOARD_NOTE, t('notify.keyboard.saved.title', { group: group.name }), t('notify.keyboard.saved', { name: item.name, type: t(`newgroup.type.${item.type}`) }));
+  await notify(KEYBOARD_NOTE, t('notify.keyboard.saved.title', { group: group.value.name }), t('notify.keyboard.saved', { name: item.name, type: t(`newgroup.type.${item.type}`) }));
 }

@@ -1,7 +1,7 @@
 import { browser, type Browser } from 'wxt/browser';
 import type { AddItemReply } from '@/lib/background-messages';
 import { MENU } from '@/lib/background/context-menu';
-import { defaultGroup } from '@/lib/background/default-group';
+import { quickSaveGroup } from '@/lib/background/default-group';
 import type { HeldBytes } from '@/lib/capture/held-bytes';
 import { frameName, screenshotName } from '@/lib/capture/snapshot-names';
 import { captureRegion, captureVisible } from '@/lib/capture/tab-capture';
@@ -9,8 +9,6 @@ import { captureVideoFrame } from '@/lib/capture/video-frame';
 import { t } from '@/lib/i18n/translate';
 import { notify } from '@/lib/notify';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
-import { groupStore } from '@/lib/storage/group-store';
-import { lastUsedGroup } from '@/lib/storage/last-used-group';
 import '@/lib/i18n/background.en';
 import '@/lib/i18n/snapshot.en';
 
@@ -29,14 +27,6 @@ const SNAPSHOT_ITEMS: readonly string[] = [MENU.captureVisible, MENU.captureRegi
 export const isSnapshotItem = (menuItemId: string | number): boolean => SNAPSHOT_ITEMS.includes(String(menuItemId));
 
 type AddHeld = (groupId: string, held: HeldBytes) => Promise<AddItemReply>;
-
-/** The group a capture goes to: the last used one while it exists, else the default group (made if needed). */
-async function targetGroup(client: ProxyClient): Promise<{ ok: true; id: string } | { ok: false; message: string }> {
-  const last = await lastUsedGroup.id();
-  if (last && (await groupStore.get(last))) return { ok: true, id: last };
-  const made = await defaultGroup(client);
-  return made.ok ? { ok: true, id: made.value } : { ok: false, message: made.problem.message };
-}
 
 /** A picture taken, named, with why it is uploaded; or why there is none. */
 type Taken = { ok: true; bytes: Uint8Array<ArrayBuffer>; name: string; reason: HeldBytes['reason'] } | { ok: false; message: string };
@@ -60,11 +50,10 @@ export async function saveSnapshot(info: Browser.contextMenus.OnClickData, tab: 
   const shot = await take(info, { id: tab.id, windowId, title: tab.title }, now);
   if (!shot) return; // the member pressed Escape or clicked without dragging
   if (!shot.ok) return notify(SNAPSHOT_NOTE, t('snapshot.failed.title'), shot.message);
-  const group = await targetGroup(client);
-  if (!group.ok) return notify(SNAPSHOT_NOTE, t('notify.group.title'), group.message);
+  const group = await quickSaveGroup(client);
+  if (!group.ok) return notify(SNAPSHOT_NOTE, t('notify.group.title'), group.problem.message);
   const { name, reason, bytes } = shot;
-  const reply = await addHeld(group.id, { bytes, declaredType: 'image/png', name, reason, type: 'Image' });
+  const reply = await addHeld(group.value.id, { bytes, declaredType: 'image/png', name, reason, type: 'Image' });
   if (!reply.ok) return; // refused or a duplicate: addHeld told the member
-  const groupName = (await groupStore.get(group.id))?.name ?? t('notify.duplicate.thisGroup');
-  await notify(SNAPSHOT_NOTE, t('snapshot.saved.title', { group: groupName }), t('snapshot.saved.message', { name }));
+  await notify(SNAPSHOT_NOTE, t('snapshot.saved.title', { group: group.value.name }), t('snapshot.saved.message', { name }));
 }

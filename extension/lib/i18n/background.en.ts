@@ -58,9 +58,6 @@ export const backgroundEn = {
   // The keyboard save (lib/background/keyboard-save).
   'notify.keyboard.saved.title': 'Saved to {group}',
   'notify.keyboard.saved': '{name} ({type}) is being added. Arkbridge tells you when it is ready.',
-  'notify.keyboard.noGroup.title': 'No group to save to yet',
-  'notify.keyboard.noGroup': 'Pick a group once from the context menu: right-click an image, video or audio, then “Add to asset library” and a group. The shortcut saves there from then on.',
-  'notify.keyboard.groupGone': 'The group you last saved to no longer exists. Pick a group once from the context menu: right-click an image, video or audio, then “Add to asset library”.',
   'notify.keyboard.nothing.title': 'Nothing to save here',
   'notify.keyboard.nothing': 'No image, video or audio under the pointer, and no main image on this page. Point at the media and press the shortcut again.',
   'notify.keyboard.cannotRead': 'Arkbridge cannot read this page (the browser’s own pages and add-on stores are closed to extensions).',
