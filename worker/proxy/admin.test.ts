@@ -1,3 +1,4 @@
+import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { adminHeaders, api, call, proxyEnv, proxyFetch } from './testing/proxy-test-client';
 import { member, memberRows } from './testing/proxy-test-steps';
@@ -85,6 +86,31 @@ describe('GET /admin/members', () => {
     expect(r.text).not.toMatch(/abk_/);
     expect(r.text).not.toContain(a.token);
     expect(r.text).not.toMatch(/token/i);
+  });
+});
+
+describe('the member directory', () => {
+  const directory = () => proxyEnv.DIRECTORY.get(proxyEnv.DIRECTORY.idFromName('directory'));
+  const rows = () =>
+    runInDurableObject(directory(), (_instance, state) => state.storage.sql.exec('SELECT id, name, revoked FROM members').toArray() as { id: string; name: string | null; revoked: number }[]);
+
+  it('keeps each member\'s name and revoked state itself, so listing reads no member object', async () => {
+    const kept = await member('kept-in-directory');
+    const gone = await member('revoked-in-directory');
+    await admin('DELETE', `/admin/members/${gone.id}`);
+    const all = await rows();
+    expect(all.find((r) => r.id === kept.id)).toEqual({ id: kept.id, name: 'kept-in-directory', revoked: 0 });
+    expect(all.find((r) => r.id === gone.id)).toEqual({ id: gone.id, name: 'revoked-in-directory', revoked: 1 });
+  });
+
+  it('fills in, once, the profiles a directory from before kept only in the members\' objects', async () => {
+    const old = await member('listed-before-the-directory-kept-names');
+    await admin('DELETE', `/admin/members/${old.id}`);
+    // As a wave-1 directory left it: the id and a time, nothing else.
+    await runInDurableObject(directory(), (_instance, state) => state.storage.sql.exec('UPDATE members SET name = NULL, revoked = 0 WHERE id = ?', old.id));
+    const listed = (await admin('GET', '/admin/members')).body.members as { id: string; name: string; revoked: boolean }[];
+    expect(listed.find((m) => m.id === old.id)).toMatchObject({ name: 'listed-before-the-directory-kept-names', revoked: true });
+    expect((await rows()).find((r) => r.id === old.id)).toEqual({ id: old.id, name: 'listed-before-the-directory-kept-names', revoked: 1 });
   });
 });
 
