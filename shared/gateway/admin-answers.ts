@@ -25,11 +25,20 @@ const budgetEntries = {
 /** `GET`, `PUT /admin/budget`: the team's budget. */
 export const budgetStateSchema = v.pipe(v.object(budgetEntries), v.metadata({ ref: 'BudgetState' }));
 
+const memberBudgetEntries = { member: v.string(), ...budgetEntries, running: count, maxRunning: v.pipe(v.nullable(count), v.description('null when unlimited.')) };
+
 /** `GET`, `PUT /admin/members/{id}/budget`. */
-export const memberBudgetStateSchema = v.pipe(
-  v.object({ member: v.string(), ...budgetEntries, running: count, maxRunning: v.pipe(v.nullable(count), v.description('null when unlimited.')) }),
-  v.metadata({ ref: 'MemberBudgetState' }),
-);
+export const memberBudgetStateSchema = v.pipe(v.object(memberBudgetEntries), v.metadata({ ref: 'MemberBudgetState' }));
+
+/** `GET /admin/budgets`: every member's budget and when each last created a task, in one answer. */
+export const memberBudgetListSchema = v.object({
+  budgets: v.array(
+    v.pipe(
+      v.object({ ...memberBudgetEntries, lastTaskAt: v.pipe(v.nullable(v.string()), v.description('ISO 8601 UTC; null when the member never created a task.')) }),
+      v.metadata({ ref: 'MemberBudgetOverview' }),
+    ),
+  ),
+});
 
 /** `GET`, `PUT`, `DELETE /admin/prices`: the team's table, and whether it is still the default. */
 export const storedPricesSchema = v.pipe(

@@ -49,6 +49,11 @@ export interface MemberBudgetState extends BudgetState {
   maxRunning: number | null;
 }
 
+/** One row of `GET /admin/budgets`: a member's budget and the time of their latest task (ISO 8601, or null). */
+export interface MemberBudgetOverview extends MemberBudgetState {
+  lastTaskAt: string | null;
+}
+
 // --- `GET /proxy/usage`, as the proxy answers it and its clients read it ---
 
 /** A period has at most 3 thresholds × (member + team) alerts; more is not read. */

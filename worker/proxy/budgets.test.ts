@@ -200,6 +200,26 @@ describe('admin input', () => {
     expect(r.body.error).toMatchObject({ code: 'invalid_parameter', param: field });
   });
 
+  it('GET /admin/budgets: every member\'s budget, as GET of each, and the time of their latest task, in the members\' order', async () => {
+    await priceModel(1);
+    const idle = await member('no tasks yet');
+    const busy = await member('one task');
+    await setBudget(busy, { limit: 50, maxRunning: 3 });
+    expect((await create(busy, 5)).status).toBe(200);
+    const listed = (await admin('GET', '/admin/members')).body.members.map((m: { id: string }) => m.id);
+    const { status, body } = await admin('GET', '/admin/budgets');
+    expect(status).toBe(200);
+    expect(body.budgets.map((b: { member: string }) => b.member)).toEqual(listed);
+    const of = (id: string) => body.budgets.find((b: { member: string }) => b.member === id);
+    const { lastTaskAt, ...busyBudget } = of(busy.id);
+    expect(busyBudget).toEqual((await admin('GET', `/admin/members/${busy.id}/budget`)).body);
+    expect(busyBudget).toMatchObject({ limit: 50, reserved: 5, running: 1, maxRunning: 3 });
+    const [latest] = (await admin('GET', `/admin/tasks?member=${busy.id}&limit=1`)).body.tasks;
+    expect(lastTaskAt).toBe(latest.createdAt);
+    expect(of(idle.id)).toMatchObject({ member: idle.id, limit: null, running: 0, lastTaskAt: null });
+    await finishTasks(busy);
+  });
+
   it('a budget for a member that does not exist is 404', async () => {
     const r = await admin('PUT', '/admin/members/m0000000000000000/budget', { limit: 1 });
     expect(r.status).toBe(404);

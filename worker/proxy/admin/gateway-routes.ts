@@ -7,6 +7,7 @@ import {
   budgetStateSchema,
   check,
   clip,
+  memberBudgetListSchema,
   memberBudgetSchema,
   memberBudgetStateSchema,
   parseJsonBytes,
@@ -100,6 +101,17 @@ gatewayAdmin.put('/budget', describeRoute({
 
 const memberNotFound = (c: AdminContext) =>
   c.json({ error: { code: 'member_not_found', message: `No member ${clip(c.req.param('id') ?? '')} exists.` } }, 404);
+
+gatewayAdmin.get('/budgets', describeRoute({
+  summary: 'Every member\'s budget, and when each last created a task',
+  description: 'The members of `GET /admin/members`, in its order (revoked ones included): one call for a whole team.',
+  tags: ['admin'],
+  security: ADMIN,
+  responses: { 200: json('Amounts in the price table\'s currency.', memberBudgetListSchema), ...errors(ADMIN_REFUSALS) },
+}), async (c) => {
+  const members = await c.env.DIRECTORY.get(c.env.DIRECTORY.idFromName('directory')).list();
+  return c.json({ budgets: await ledgerOf(c.env).memberBudgets(members.map((m) => m.id)) });
+});
 
 gatewayAdmin.get('/members/:id/budget', describeRoute({
   summary: 'A member\'s budget',

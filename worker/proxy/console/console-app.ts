@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { html, raw } from 'hono/html';
-import { sameSecret, toMicros, formatMoney, usageTotals, type AuditEntry, type BudgetState, type MemberBudgetState, type MemberProfile, type TeamTask, type UsageRow } from '../../../shared';
+import { sameSecret, toMicros, formatMoney, usageTotals, type AuditEntry, type BudgetState, type MemberBudgetOverview, type MemberProfile, type TeamTask, type UsageRow } from '../../../shared';
 import { admin } from '../admin/routes';
 import { CSRF_HEADER, SESSION_COOKIE } from '../admin/admin-auth';
 import type { ProxyEnv } from '../env';
@@ -172,19 +172,14 @@ consoleApp.get('/', (c) => c.redirect('/console/members', 303));
 
 async function membersPage(c: C, message?: { text: string; ok: boolean }) {
   const t = c.var.t;
-  const { body } = await api<{ members: MemberProfile[] }>(c, 'GET', '/members');
+  // Two calls whatever the team's size: the list, and every member's budget and latest task.
+  const [{ body }, overview] = await Promise.all([api<{ members: MemberProfile[] }>(c, 'GET', '/members'), api<{ budgets: MemberBudgetOverview[] }>(c, 'GET', '/budgets')]);
   const members = body.members;
-  const details = await Promise.all(
-    members.map(async (m) => {
-      const [budget, last] = await Promise.all([
-        api<MemberBudgetState>(c, 'GET', `/members/${m.id}/budget`),
-        api<{ tasks: TeamTask[] }>(c, 'GET', `/tasks?member=${m.id}&limit=1`),
-      ]);
-      return { budget: budget.body, last: last.body.tasks[0]?.createdAt ?? null };
-    }),
-  );
-  const rows = members.map((m, i) => {
-    const { budget, last } = details[i]!;
+  const budgets = new Map(overview.body.budgets.map((b) => [b.member, b]));
+  const rows = members.flatMap((m) => {
+    const budget = budgets.get(m.id);
+    if (!budget) return []; // added between the two reads: shown on the next load
+    const last = budget.lastTaskAt;
     const limit = budget.limit === null ? t('members.unlimited') : moneyOf(budget.limit, budget.currency);
     return html`<tr>
       <td>${m.name}${m.revoked ? html` <span class="muted">(${t('members.revoked')})</span>` : ''}</td>

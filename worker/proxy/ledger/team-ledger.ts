@@ -9,6 +9,7 @@ import {
   type BudgetAlert,
   type BudgetState,
   type MemberBudgetChange,
+  type MemberBudgetOverview,
   type MemberBudgetState,
   type PricedRequest,
   type PriceTable,
@@ -213,6 +214,21 @@ export class TeamLedger extends DurableObject<ProxySettings> {
 
   memberBudget(member: string): MemberBudgetState {
     return memberBudgetState(this.#sql, member, this.#currency, Date.now());
+  }
+
+  /** The budgets of `members` and when each last created a task: one call for a whole team (the console's Members page). */
+  memberBudgets(members: readonly string[]): MemberBudgetOverview[] {
+    const now = Date.now();
+    const last = new Map(
+      this.#sql
+        .exec<{ member: string; at: number }>('SELECT member, MAX(created_at) AS at FROM charges WHERE task_id IS NOT NULL GROUP BY member')
+        .toArray()
+        .map((r) => [r.member, r.at]),
+    );
+    return members.map((member) => {
+      const at = last.get(member);
+      return { ...memberBudgetState(this.#sql, member, this.#currency, now), lastTaskAt: at === undefined ? null : new Date(at).toISOString() };
+    });
   }
 
   setMemberBudget(member: string, change: MemberBudgetChange, actor: string): MemberBudgetState {
