@@ -4,18 +4,18 @@ import type { MemberState, Profile } from './member-state';
 import { hashToken, newMemberId, newToken } from './token';
 import { closeSession, noteSigninFailure, openSession, readSession, SESSION_SCHEMA, signinAllowed, type Session } from '../console/console-sessions';
 
+/** Members whose profile an older directory did not keep, read from their objects this many at a time. */
+const BACKFILL_BATCH = 50;
+
+/** What the directory needs: the members' namespace (typed here, not through env.ts, to keep imports one-way). */
+type DirectoryEnv = ProxySettings & { MEMBERS: DurableObjectNamespace<MemberState> };
+
 /**
  * The list of members, for the admin API only: never on a member's request path (each member's
  * token routes straight to that member's object). It keeps each member's name, creation time and
  * whether it is revoked, so that listing the team is one query, not a call to every member's
  * object. Those facts change only through this object (add, revoke; names never change).
  */
-
-/** Members whose profile an older directory did not keep, read from their objects this many at a time. */
-const BACKFILL_BATCH = 50;
-/** What the directory needs: the members' namespace (typed here, not through env.ts, to keep imports one-way). */
-type DirectoryEnv = ProxySettings & { MEMBERS: DurableObjectNamespace<MemberState> };
-
 export class MemberDirectory extends DurableObject<DirectoryEnv> {
   constructor(state: DurableObjectState, env: DirectoryEnv) {
     super(state, env);
