@@ -6,7 +6,7 @@ import { ledgerOf } from './ledger/ledger-access';
 import { TaskTracker } from './tracking/task-tracker';
 import { handleLibrary } from './library/library-handler';
 import type { MemberContext } from './members/member-context';
-import { api, call, mediaUrl, proxyEnv, seen, type Member } from './testing/proxy-test-client';
+import { api, call, mediaUrl, proxyEnv, recordSeen, type Member } from './testing/proxy-test-client';
 import { group, member, MODEL, noUpstream, PNG } from './testing/proxy-test-steps';
 import * as video from './video/video-handler';
 
@@ -18,7 +18,7 @@ import * as video from './video/video-handler';
 
 async function fetchWith(vars: Partial<ProxyEnv>, path: string, init: RequestInit = {}): Promise<Response> {
   const response = await app.fetch(new Request(new URL(path, 'https://proxy.test'), init), { ...proxyEnv, ...vars }, createExecutionContext());
-  seen.push(`${response.status} ${JSON.stringify([...response.headers])} ${await response.clone().text()}`);
+  recordSeen(`${response.status} ${JSON.stringify([...response.headers])} ${await response.clone().text()}`);
   return response;
 }
 

@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
 import app from './index';
-import { appFetch, mediaUrl, ORIGIN, proxyEnv, seen } from './testing/proxy-test-client';
+import { appFetch, mediaUrl, ORIGIN, proxyEnv, recordSeen } from './testing/proxy-test-client';
 import { member } from './testing/proxy-test-steps';
 
 /** The admin console (docs/console.md): sign-in, sessions, CSRF, Cloudflare Access, headers. */
@@ -176,7 +176,7 @@ describe('Cloudflare Access', () => {
       ctx,
     );
     await waitOnExecutionContext(ctx);
-    seen.push(await r.clone().text());
+    recordSeen(await r.clone().text());
     expect(r.status).toBe(403);
     expect(r.headers.get('set-cookie')).toBeNull();
   });

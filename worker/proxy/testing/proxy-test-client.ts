@@ -15,12 +15,39 @@ export const proxyEnv = env as unknown as ProxyEnv;
 
 /** Every response body and header the tests saw, for the leak guard (testing/leak-guard.ts). */
 export const seen: string[] = [];
+/** Characters held in `seen`. */
+let seenChars = 0;
+/**
+ * Past this many characters, what `seen` holds is checked at once and let go: a fuzz run's answers
+ * (hundreds of thousands, some whole console pages) would otherwise fill the isolate's memory.
+ */
+const SEEN_CHECK_CHARS = 32 * 1024 * 1024;
+let checkSeen: ((entries: readonly string[]) => void) | null = null;
+
+/** The leak guard's check of held answers, run whenever `seen` grows past its bound. */
+export function onSeenFull(check: (entries: readonly string[]) => void): void {
+  checkSeen = check;
+}
+
+/** Records an answer for the leak guard. */
+export function recordSeen(entry: string): void {
+  seen.push(entry);
+  seenChars += entry.length;
+  if (seenChars > SEEN_CHECK_CHARS && checkSeen) {
+    try {
+      checkSeen(seen);
+    } finally {
+      seen.length = 0;
+      seenChars = 0;
+    }
+  }
+}
 
 export async function proxyFetch(path: string, init: RequestInit = {}): Promise<Response> {
   const worker = (exports as unknown as { default: { fetch(r: Request): Promise<Response> } }).default;
   const response = await worker.fetch(new Request(new URL(path, ORIGIN), init));
   const body = await response.clone().text();
-  seen.push(`${response.status} ${JSON.stringify([...response.headers])} ${body}`);
+  recordSeen(`${response.status} ${JSON.stringify([...response.headers])} ${body}`);
   return response;
 }
 
@@ -34,7 +61,7 @@ export async function appFetch(path: string, init: RequestInit = {}): Promise<Re
   const response = await app.fetch(new Request(new URL(path, ORIGIN), init), env, ctx);
   await waitOnExecutionContext(ctx);
   const body = await response.clone().text();
-  seen.push(`${response.status} ${JSON.stringify([...response.headers])} ${body}`);
+  recordSeen(`${response.status} ${JSON.stringify([...response.headers])} ${body}`);
   return response;
 }
 
