@@ -4,7 +4,7 @@
  * when set, else from .dev.vars (docs/operating.md, "Configuration"). Ctrl-C, SIGTERM, SIGHUP (or npm going away)
  * stop wrangler and workerd before it exits; a taken port exits 1 with a message naming it.
  */
-import { PROXY_REQUIRED, proxyConfig } from './lib/dev-vars';
+import { featuresOff, PROXY_REQUIRED, proxyConfig } from './lib/dev-vars';
 import { onShutdown, portProblem } from './lib/processes';
 import { debuggerPort, portFrom, wranglerDev } from './lib/wrangler-dev';
 
@@ -25,3 +25,4 @@ const shutdown = onShutdown(() => proxy.stop());
 void proxy.failed.then((error) => shutdown.stop(1, error.message));
 await proxy.ready.catch((error: Error) => shutdown.stop(1, error.message));
 console.log(`\nProxy ready at ${proxy.url} (upstream ${config.ASSET_API_BASE}). Press Ctrl-C to stop.`);
+for (const note of featuresOff(config)) console.log(note);

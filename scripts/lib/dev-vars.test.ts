@@ -2,8 +2,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ensureDevVars, parseDevVars, PROXY_CONFIG, PROXY_REQUIRED, proxyConfig } from './dev-vars';
+import { ensureDevVars, featuresOff, parseDevVars, PROXY_CONFIG, PROXY_REQUIRED, proxyConfig } from './dev-vars';
 import { ROOT } from './wrangler-dev';
+
+describe('featuresOff', () => {
+  test('MEDIA_URL_SECRET is optional: without it the proxy starts and says the media store is off', () => {
+    expect(PROXY_REQUIRED).not.toContain('MEDIA_URL_SECRET');
+    expect(featuresOff({ ADMIN_TOKEN: 'x' })).toEqual([expect.stringContaining('The media store is off: MEDIA_URL_SECRET is not set')]);
+    expect(featuresOff({ MEDIA_URL_SECRET: 'secret' })).toEqual([]);
+  });
+});
 
 describe('proxyConfig', () => {
   test('passes UPSTREAM_TIMEOUT_MS through from the environment', () => {

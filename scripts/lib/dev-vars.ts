@@ -16,7 +16,19 @@ export const PROXY_CONFIG = [
 export type ProxyConfigName = (typeof PROXY_CONFIG)[number];
 
 /** Those of PROXY_CONFIG without which the proxy cannot serve. */
-export const PROXY_REQUIRED: readonly ProxyConfigName[] = ['ASSET_API_BASE', 'VIDEO_API_BASE', 'ACCESS_KEY_ID', 'SECRET_ACCESS_KEY', 'VIDEO_API_KEY', 'ADMIN_TOKEN', 'MEDIA_URL_SECRET'];
+export const PROXY_REQUIRED: readonly ProxyConfigName[] = ['ASSET_API_BASE', 'VIDEO_API_BASE', 'ACCESS_KEY_ID', 'SECRET_ACCESS_KEY', 'VIDEO_API_KEY', 'ADMIN_TOKEN'];
+
+/**
+ * What is off for want of an optional setting, as `npm run proxy` says at start: the proxy serves
+ * without them, as a deployed Worker does, and answers the parts that need them with a 503.
+ */
+export function featuresOff(config: Record<string, string>): string[] {
+  const off: string[] = [];
+  if (!config.MEDIA_URL_SECRET) {
+    off.push('The media store is off: MEDIA_URL_SECRET is not set, so uploads and /media/ answer 503 media_store_not_configured (npm start generates one into .dev.vars).');
+  }
+  return off;
+}
 
 /** `.dev.vars` at the project root (ARKBRIDGE_DEV_VARS moves it, e.g. for tests). */
 export const DEV_VARS = process.env.ARKBRIDGE_DEV_VARS ?? join(ROOT, '.dev.vars');

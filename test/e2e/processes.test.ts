@@ -11,6 +11,7 @@ import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { AdminClient } from '../../scripts/lib/admin-client';
 import { procStat } from '../../scripts/lib/processes';
 import { freePort, ROOT, wranglerDev } from '../../scripts/lib/wrangler-dev';
 import { TEST_PROXY_SECRETS } from '../support/sandbox';
@@ -185,6 +186,32 @@ describe('signals stop every process', () => {
     const script = descendants(run.npm.pid!).find((pid) => procStat(pid)?.ppid === run.npm.pid)!;
     expect(command(script)).toContain('scripts/proxy.ts');
     await expectAllStopped(run, 'SIGTERM', [port], script);
+  });
+});
+
+describe('optional settings', () => {
+  test('npm run proxy without MEDIA_URL_SECRET starts, says the media store is off, and uploads answer 503', async () => {
+    const dir = await tempDir('no-media');
+    const port = await freePort();
+    const { MEDIA_URL_SECRET: _unset, ...secrets } = TEST_PROXY_SECRETS;
+    const run = npm(['run', 'proxy'], {
+      PROXY_PORT: String(port),
+      ASSET_API_BASE: 'http://127.0.0.1:9',
+      VIDEO_API_BASE: 'http://127.0.0.1:9',
+      ARKBRIDGE_DEV_VARS: join(dir, '.dev.vars'),
+      ...secrets,
+    });
+    await answers(run, `http://127.0.0.1:${port}/healthz`);
+    await until('the media store note', () => run.output().includes('The media store is off: MEDIA_URL_SECRET is not set'), 10_000, run);
+    const member = await new AdminClient(`http://127.0.0.1:${port}`, secrets.ADMIN_TOKEN).add('no-media');
+    const upload = await fetch(`http://127.0.0.1:${port}/proxy/uploads?name=a.png`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${member.token}`, 'Content-Type': 'image/png' },
+      body: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    });
+    expect(upload.status).toBe(503);
+    expect(((await upload.json()) as { error: { code: string } }).error.code).toBe('media_store_not_configured');
+    await expectAllStopped(run, 'SIGTERM', [port]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { BODY_LIMITS, ECHO_MAX, JSON_DEPTH_MAX } from '../../shared';
+import { AUTHORIZATION_MAX } from './auth/verify-signature';
 import type { SandboxEnv } from './env';
 import { api, DEV, helper, sandboxFetch, signedFetch, uniqueTag, v1 } from './testing/sandbox-test-client';
 
@@ -167,23 +168,25 @@ describe('caller input is echoed at most clipped', () => {
 });
 
 describe('signature checks stay bounded whatever the query and headers', () => {
-  it('100,000 query parameters (signed) and a 64 KB Authorization header each answer well within 2 s', async () => {
+  it('100,000 signed query parameters are all canonicalised: the signature matches and the call succeeds', async () => {
     // Keys of one length: the proxy's signer sorts whole `key=value` pairs, the service sorts by key,
-    // and the two orders differ when one key is a prefix of another (`p1`, `p10`).
+    // and the two orders differ when one key is a prefix of another (`p1`, `p10`). A mismatch in
+    // any one of the 100,000 would be a 401 SignatureDoesNotMatch.
     const many = Array.from({ length: 100_000 }, (_, i) => `p${String(i).padStart(6, '0')}=${i}`).join('&');
-    let started = Date.now();
     const res = await signedFetch(`Action=ListAssetGroups&Version=2024-01-01&${many}`, encoder.encode('{}'));
     expect(res.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(((await res.json()) as { Result?: unknown }).Result).toBeDefined();
+  });
 
-    started = Date.now();
+  it('a 64 KB Authorization header is refused by its length, before any parsing', async () => {
     const junk = await sandboxFetch('/api/v3?Action=ListAssetGroups&Version=2024-01-01', {
       method: 'POST',
       headers: { Authorization: `HMAC-SHA256 Credential=${'A'.repeat(64 * 1024)}`, 'X-Date': '9'.repeat(64 * 1024) },
       body: '{}',
     });
     expect(junk.status).toBe(401);
-    expect(Date.now() - started).toBeLessThan(2000);
+    const body = (await junk.json()) as { ResponseMetadata: { Error: { Code: string; Message: string } } };
+    expect(body.ResponseMetadata.Error).toEqual({ Code: 'SignatureDoesNotMatch', Message: `The Authorization header is longer than ${AUTHORIZATION_MAX} characters.` });
   });
 });
 
