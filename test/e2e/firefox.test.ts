@@ -121,7 +121,7 @@ test('saves a linked and an uploaded image through the background menu handler; 
   const uploaded = assets.find((a) => a.capture?.how === 'upload' && a.capture.reason === 'data');
   expect(uploaded, JSON.stringify(assets.map((a) => a.capture))).toBeDefined();
   const { uploads } = await asMember<{ uploads: { url?: string }[] }>('/proxy/uploads');
-  expect(uploads.length).toBeGreaterThanOrEqual(1);
+  expect(uploads, 'one upload: the data: image').toHaveLength(1);
 
   // The popup (as a tab) shows the group and both assets Active.
   const popup = await firefox.openExtensionPage('popup.html', pageErrors);
@@ -139,7 +139,7 @@ test('saves a linked and an uploaded image through the background menu handler; 
   await Promise.all([page.close(), popup.close()]);
 });
 
-test('the sidebar page lists the media of the page it reads', async () => {
+test('the sidebar page lists the media of the page it reads and saves a selection to Active', async () => {
   const { firefox, pagesUrl } = stack();
   const pageUrl = `${pagesUrl}/page/${encodeURIComponent('Sidebar test')}`;
   const page = await firefox.openPage(pageUrl);
@@ -157,6 +157,20 @@ test('the sidebar page lists the media of the page it reads', async () => {
   );
   expect(urls.last.filter((u) => u.startsWith('data:image/png;base64,'))).toHaveLength(1);
   await screenshot(panel, 'sidebar-grid');
+
+  // Save the page's og:image to the group: the background saves it (the menu's path) and the tile follows its record.
+  const og = at('/media/sample.png?og=1');
+  const tile = `li.pm-tile[data-url="${og}"]`;
+  await panel.click(`${tile} input[type=checkbox]`);
+  await panel.waitForSelector(`#pm-group option[value="${groupId}"]`, { timeout: 15_000 });
+  await panel.select('#pm-group', groupId);
+  await clickButton(panel, `Save 1 to ${GROUP_NAME}`);
+  const status = await watch(() => textOf(panel, `${tile} .pm-status`), (s) => s === 'Active' || s.startsWith('Failed'), 60_000);
+  expect(status.last, JSON.stringify(status.seen)).toBe('Active');
+  const saved = (await readStore(options, 'assets')).filter((a) => a.groupId === groupId);
+  expect(saved).toHaveLength(3);
+  expect(saved.find((a) => a.url === og || (a.capture?.how === 'upload' && a.capture.source === og))).toMatchObject({ status: 'Active' });
+  await screenshot(panel, 'sidebar-saved');
   await Promise.all([page.close(), panel.close()]);
 });
 
