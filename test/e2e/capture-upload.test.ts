@@ -20,13 +20,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { MEDIA_FIXTURES_DIR, type MediaServer } from '../support/media-server';
-import type { Server as WorkerServer } from '../support/sandbox';
+import { expect, test } from 'vitest';
+import { MEDIA_FIXTURES_DIR } from '../support/media-server';
 import { REPO_ROOT } from './support/build-extension';
-import type { LaunchedExtension } from './support/chromium';
 import { clickMenu, connectThroughOptions, grantActiveTab, openExtensionPage, readStore, tabIdOf } from './support/extension';
-import { type LocalStack, startLocalStack } from './support/local-stack';
+import { useLocalStack } from './support/local-stack';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 
 const GROUP_NAME = 'Upload test';
@@ -40,25 +38,14 @@ interface UploadRow {
   name: string | null;
 }
 
-let media: MediaServer;
-let proxy: WorkerServer | undefined;
-let browser: LaunchedExtension | undefined;
-let memberToken: string;
-let stack: LocalStack | undefined;
+const stack = useLocalStack({ member: 'Upload tester', chromiumArgs: ['--enable-unsafe-extension-debugging'] });
 const pageErrors: string[] = [];
 
-beforeAll(async () => {
-  stack = await startLocalStack({ member: 'Upload tester', chromiumArgs: ['--enable-unsafe-extension-debugging'] });
-  ({ media, proxy, browser, memberToken } = stack);
-});
-
-afterAll(() => stack?.stop());
-
-const sw = () => browser!.serviceWorker;
-const readAssets = () => readStore(browser!, 'assets');
+const sw = () => stack().browser.serviceWorker;
+const readAssets = () => readStore(stack().browser, 'assets');
 
 /** A member call to the proxy. */
-const member = <T>(path: string, body?: unknown) => stack!.asMember<T>(path, body);
+const member = <T>(path: string, body?: unknown) => stack().asMember<T>(path, body);
 
 /** The stored connection's `allowHttpMedia` (the proxy's capabilities flag, as read at connect). */
 const setAllowHttp = (allow: boolean) =>
@@ -92,7 +79,8 @@ async function settled(count: number): Promise<AssetRecord[]> {
 }
 
 test('what the service cannot fetch is read in the page and uploaded; public media is linked; all end Active', async () => {
-  const options = await connectThroughOptions(browser!, proxy!.url, memberToken, pageErrors);
+  const { media, proxy, browser, memberToken } = stack();
+  const options = await connectThroughOptions(browser, proxy.url, memberToken, pageErrors);
   const { Result: group } = await member<{ Result: { Id: string } }>('/api/v3?Action=CreateAssetGroup&Version=2024-01-01', { Name: GROUP_NAME });
   await options.getByRole('button', { name: 'Refresh groups' }).click();
   await expect.poll(() => options.locator('#groups-note').innerText(), { timeout: 30_000 }).toContain('1 group loaded.');
@@ -100,7 +88,7 @@ test('what the service cannot fetch is read in the page and uploaded; public med
   expect((await member<{ media: { allowHttp: boolean } }>('/proxy/capabilities')).media.allowHttp).toBe(true);
 
   // --- The page: it signs the visitor in (a cookie) and makes its blobs. ---
-  const page = await browser!.context.newPage();
+  const page = await browser.context.newPage();
   page.on('pageerror', (error) => pageErrors.push(`capture page: ${error.message}`));
   const pageUrl = `${media.url}/capture-page/${encodeURIComponent(GROUP_NAME)}`;
   await page.goto(pageUrl);
@@ -115,10 +103,10 @@ test('what the service cannot fetch is read in the page and uploaded; public med
   // Without the page's cookie the private image is refused: the service could not download it.
   expect((await fetch(src.private)).status).toBe(403);
 
-  await grantActiveTab(browser!, pageUrl);
-  const tabId = await tabIdOf(browser!, pageUrl);
+  await grantActiveTab(browser, pageUrl);
+  const tabId = await tabIdOf(browser, pageUrl);
   expect(tabId, 'the activeTab grant shows the tab to the extension').toBeGreaterThanOrEqual(0);
-  const click = (mediaType: 'image' | 'video', srcUrl: string) => clickMenu(browser!, { menuItemId: `arkbridge-media/group:${group.Id}`, mediaType, srcUrl, pageUrl }, { id: tabId, title: GROUP_NAME });
+  const click = (mediaType: 'image' | 'video', srcUrl: string) => clickMenu(browser, { menuItemId: `arkbridge-media/group:${group.Id}`, mediaType, srcUrl, pageUrl }, { id: tabId, title: GROUP_NAME });
 
   // --- While http:// is taken: the four the service cannot fetch are uploaded, the public video linked. ---
   const stages: string[] = [];
@@ -169,7 +157,7 @@ test('what the service cannot fetch is read in the page and uploaded; public med
 
   // Chrome's service worker has no XMLHttpRequest: the uploads went through the offscreen document,
   // which counts the bytes sent (the item's "Uploading: 3 MB of 8 MB").
-  const offscreen = await browser!.serviceWorker.evaluate(async () => {
+  const offscreen = await browser.serviceWorker.evaluate(async () => {
     const runtime = (globalThis as unknown as { chrome: { runtime: { getContexts(filter: object): Promise<{ documentUrl?: string }[]> } } }).chrome.runtime;
     return (await runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] })).map((c) => new URL(c.documentUrl ?? '').pathname);
   });
@@ -188,12 +176,12 @@ test('what the service cannot fetch is read in the page and uploaded; public med
   for (const row of rows) {
     const item = listed.Items.find((i) => i.Id === row.assetId)!;
     expect(item.Status).toBe('Active');
-    if (row.capture?.how === 'upload') expect(item.URL.startsWith(`${proxy!.url}/media/u-`), item.URL).toBe(true);
+    if (row.capture?.how === 'upload') expect(item.URL.startsWith(`${proxy.url}/media/u-`), item.URL).toBe(true);
     else expect(item.URL).toBe(src.video);
   }
 
   // --- The popup says in each item what happened. ---
-  const popup = await openExtensionPage(browser!, 'popup.html', pageErrors);
+  const popup = await openExtensionPage(browser, 'popup.html', pageErrors);
   await popup.setViewportSize({ width: 420, height: 600 });
   await popup.getByRole('option').filter({ hasText: GROUP_NAME }).click();
   // The list view (the grid of thumbnails is the default) says how each item came.

@@ -8,14 +8,11 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { MediaServer } from '../support/media-server';
-import type { Server as WorkerServer } from '../support/sandbox';
+import { beforeAll, expect, test } from 'vitest';
 import { axeViolations, describeViolations } from './support/axe';
 import { REPO_ROOT } from './support/build-extension';
-import type { LaunchedExtension } from './support/chromium';
 import { clickMenu as clickMenuOf, connectThroughOptions, openExtensionPage, readNotifications, readStore, recordNotifications, tabIdOf, type MenuClick } from './support/extension';
-import { type LocalStack, startLocalStack } from './support/local-stack';
+import { useLocalStack } from './support/local-stack';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
@@ -27,46 +24,38 @@ interface Stats {
   [target: string]: { total: number; actions: Record<string, number> } | undefined;
 }
 
-let media: MediaServer;
-let sandbox: WorkerServer | undefined;
-let proxy: WorkerServer | undefined;
-let browser: LaunchedExtension | undefined;
-let memberToken: string;
-let stack: LocalStack | undefined;
+const stack = useLocalStack({ member: 'Capture tester', sandbox: { SANDBOX_ASSET_SECONDS: '2' } });
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
   await mkdir(SCREENSHOTS, { recursive: true });
-  stack = await startLocalStack({ member: 'Capture tester', sandbox: { SANDBOX_ASSET_SECONDS: '2' } });
-  ({ media, sandbox, proxy, browser, memberToken } = stack);
 });
 
-afterAll(() => stack?.stop());
-
-const readAssets = () => readStore(browser!, 'assets');
+const readAssets = () => readStore(stack().browser, 'assets');
 
 /** The notifications created since `recordNotifications` wrapped the API. */
-const notifications = () => readNotifications(browser!);
+const notifications = () => readNotifications(stack().browser);
 
 async function sandboxStats(): Promise<Stats> {
-  const res = await fetch(`${sandbox!.url}/sandbox/stats`);
+  const res = await fetch(`${stack().sandbox.url}/sandbox/stats`);
   expect(res.status).toBe(200);
   return (await res.json()) as Stats;
 }
 
 /** A click on "Add to asset library → <group>" on the test page. */
-const clickMenu = (info: MenuClick, tabId: number) => clickMenuOf(browser!, info, { id: tabId, title: GROUP_NAME });
+const clickMenu = (info: MenuClick, tabId: number) => clickMenuOf(stack().browser, info, { id: tabId, title: GROUP_NAME });
 
 test('captured media goes Processing then Active; failures are explained; polling uses list calls', async () => {
+  const { media, sandbox, proxy, browser, memberToken } = stack();
   // --- Connect through the options page (the proxy URL is the build-time default). ---
-  const options = await connectThroughOptions(browser!, proxy!.url, memberToken, pageErrors);
+  const options = await connectThroughOptions(browser, proxy.url, memberToken, pageErrors);
   expect(await options.getByText('Connected as').innerText()).toContain('Capture tester');
   await options.screenshot({ path: join(SCREENSHOTS, 'options-connected.png'), fullPage: true });
   const violations = await axeViolations(options);
   expect(violations, `options page:\n${describeViolations(violations)}`).toEqual([]);
 
   // --- A group created elsewhere (here: straight through the proxy), then "Refresh groups". ---
-  const created = await fetch(`${proxy!.url}/api/v3?Action=CreateAssetGroup&Version=2024-01-01`, {
+  const created = await fetch(`${proxy.url}/api/v3?Action=CreateAssetGroup&Version=2024-01-01`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${memberToken}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ Name: GROUP_NAME, Description: 'Created by the capture e2e test.' }),
@@ -79,7 +68,7 @@ test('captured media goes Processing then Active; failures are explained; pollin
   expect(await options.locator('#default-group option').allInnerTexts()).toContain(GROUP_NAME);
 
   // --- The page with the media, and a notification recorder in the service worker. ---
-  const page = await browser!.context.newPage();
+  const page = await browser.context.newPage();
   const pageUrl = `${media.url}/page/${encodeURIComponent(GROUP_NAME)}`;
   await page.goto(pageUrl);
   await page.locator('#audio').waitFor({ state: 'attached' });
@@ -89,11 +78,11 @@ test('captured media goes Processing then Active; failures are explained; pollin
     audio: (document.getElementById('audio') as HTMLAudioElement).currentSrc,
   }));
   expect(sources.image).toBe(`${media.url}/media/sample.png`);
-  const tabId = await tabIdOf(browser!, pageUrl);
+  const tabId = await tabIdOf(browser, pageUrl);
 
-  await recordNotifications(browser!);
+  await recordNotifications(browser);
 
-  const resetStats = await fetch(`${sandbox!.url}/sandbox/stats`, { method: 'DELETE' });
+  const resetStats = await fetch(`${sandbox.url}/sandbox/stats`, { method: 'DELETE' });
   expect(resetStats.ok).toBe(true);
 
   // --- The clicks: image, video, audio, and an image whose address answers 404. ---
@@ -189,7 +178,7 @@ test('captured media goes Processing then Active; failures are explained; pollin
   expect((await sandboxStats())['api/v3']!.actions.CreateAsset).toBe(4);
 
   // --- The popup loads after the capture (its content is another test's concern). ---
-  const popup = await openExtensionPage(browser!, 'popup.html', pageErrors);
+  const popup = await openExtensionPage(browser, 'popup.html', pageErrors);
   await popup.setViewportSize({ width: 420, height: 600 });
   await popup.waitForLoadState('load');
   await popup.locator('body *').first().waitFor({ state: 'attached', timeout: 10_000 });

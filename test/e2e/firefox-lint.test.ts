@@ -1,17 +1,16 @@
 /**
  * The Firefox MV3 build passes Mozilla's addons-linter (what addons.mozilla.org runs on a
  * submission) with no error and no warning about its manifest, declares its data collection, and
- * asks for no host access at install. Builds once (`wxt build -b firefox --mv3`, a few seconds) into
- * a private folder, like the Chromium build of build-extension.ts. Other warnings (in bundled
- * libraries' code) are printed, not failed on: docs/extension.md "Firefox".
+ * asks for no host access at install. The build is build-extension.ts's Firefox build
+ * (`wxt build -b firefox --mv3`), the very one firefox.test.ts runs in Firefox ESR: made once for
+ * both. Other warnings (in bundled libraries' code) are printed, not failed on: docs/extension.md
+ * "Firefox".
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { REPO_ROOT } from './support/build-extension';
+import { beforeAll, expect, test } from 'vitest';
+import { buildExtension } from './support/build-extension';
 
 interface LinterMessage {
   code: string;
@@ -32,29 +31,7 @@ interface AddonsLinter {
 /** addons-linter is CommonJS without types. */
 const addonsLinter = createRequire(import.meta.url)('addons-linter') as AddonsLinter;
 
-let outDir: string;
 let extensionDir: string;
-
-/** The Firefox build, in production mode (the test runner's NODE_ENV=test would make Vite build the development bundle). */
-function buildFirefox(into: string): Promise<string> {
-  const { NODE_ENV: _testMode, ...env } = process.env;
-  const dir = join(into, 'firefox-mv3');
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['wxt', 'build', '--browser', 'firefox', '--mv3'], {
-      cwd: REPO_ROOT,
-      env: { ...env, ARKBRIDGE_OUT_DIR: into },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      if (code === 0 && existsSync(join(dir, 'manifest.json'))) resolve(dir);
-      else reject(new Error(`wxt build -b firefox failed (${signal ?? `exit ${code}`}):\n${output}`));
-    });
-  });
-}
 
 function lint(dir: string): Promise<LinterResult> {
   return addonsLinter
@@ -68,12 +45,7 @@ function lint(dir: string): Promise<LinterResult> {
 const describe = (m: LinterMessage) => `${m.code} ${m.file ?? ''}${m.line ? `:${m.line}` : ''}: ${m.message}`;
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), 'arkbridge-firefox-'));
-  extensionDir = await buildFirefox(outDir);
-});
-
-afterAll(() => {
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
+  extensionDir = await buildExtension({}, { browser: 'firefox' });
 });
 
 test('addons-linter finds no error in the Firefox build, and no warning about its manifest', async () => {

@@ -11,36 +11,25 @@
  * capture.test.ts calls the menu handler), on a copy of the build that declares host access to the
  * test page's origin in place of that grant. The shipped manifest is unchanged.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { MediaServer } from '../support/media-server';
-import type { Server as WorkerServer } from '../support/sandbox';
+import { beforeAll, expect, test } from 'vitest';
 import { axeViolations, describeViolations } from './support/axe';
-import type { LaunchedExtension } from './support/chromium';
 import { clickMenu, connectThroughOptions, createGroupThroughProxy, readNotifications, readStore, recordNotifications, tabIdOf } from './support/extension';
-import { type LocalStack, startLocalStack } from './support/local-stack';
+import { useLocalStack } from './support/local-stack';
 
 const GROUP_NAME = 'Keyboard test';
 
 
-let media: MediaServer;
-let proxy: WorkerServer | undefined;
-let browser: LaunchedExtension | undefined;
-let memberToken: string;
-let stack: LocalStack | undefined;
+const stack = useLocalStack({ member: 'Keyboard tester', pageAccess: true });
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  stack = await startLocalStack({ member: 'Keyboard tester', pageAccess: true });
-  ({ media, proxy, browser, memberToken } = stack);
-  expect(stack.manifest.commands['save-to-last-group'].suggested_key).toEqual({ default: 'Alt+Shift+S' });
-  expect(stack.manifest.host_permissions).toBeUndefined();
+  expect(stack().manifest.commands['save-to-last-group'].suggested_key).toEqual({ default: 'Alt+Shift+S' });
+  expect(stack().manifest.host_permissions).toBeUndefined();
 });
 
-afterAll(() => stack?.stop());
-
-const sw = () => browser!.serviceWorker;
-const readAssets = () => readStore(browser!, 'assets');
-const notifications = () => readNotifications(browser!);
+const sw = () => stack().browser.serviceWorker;
+const readAssets = () => readStore(stack().browser, 'assets');
+const notifications = () => readNotifications(stack().browser);
 
 /** The keyboard command in tab `tabId`, as the browser delivers it (with the tab). */
 const press = (tabId: number) =>
@@ -53,23 +42,24 @@ const press = (tabId: number) =>
   }, tabId);
 
 test('the keyboard save puts what is under the pointer, else the main image, into the last used group', async () => {
+  const { media, proxy, browser, memberToken } = stack();
   // --- Connect; the options page shows the shortcut. ---
-  const options = await connectThroughOptions(browser!, proxy!.url, memberToken, pageErrors);
+  const options = await connectThroughOptions(browser, proxy.url, memberToken, pageErrors);
   await expect.poll(() => options.locator('#save-shortcut').innerText()).toBe('Save to the last used group: Alt+Shift+S');
   expect(await options.getByText('No group used yet').count()).toBe(1);
 
-  const groupId = await createGroupThroughProxy(options, proxy!.url, memberToken, GROUP_NAME, 'Created by the keyboard save e2e test.');
+  const groupId = await createGroupThroughProxy(options, proxy.url, memberToken, GROUP_NAME, 'Created by the keyboard save e2e test.');
   expect(await options.locator('#groups-note').innerText()).toContain('1 group loaded.');
 
   // --- The page, with a srcset on the image (2x: the JPEG), and a notification recorder. ---
-  const page = await browser!.context.newPage();
+  const page = await browser.context.newPage();
   const pageUrl = `${media.url}/page/${encodeURIComponent(GROUP_NAME)}`;
   await page.goto(pageUrl);
   await page.locator('#audio').waitFor({ state: 'attached' });
   await page.evaluate(() => document.getElementById('image')!.setAttribute('srcset', '/media/sample.png 1x, /media/sample.jpg 2x'));
-  const tabId = await tabIdOf(browser!, pageUrl);
+  const tabId = await tabIdOf(browser, pageUrl);
   expect(tabId).toBeGreaterThanOrEqual(0);
-  await recordNotifications(browser!);
+  await recordNotifications(browser);
   const pointAt = async (selector: string) => {
     const box = (await page.locator(selector).boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -81,12 +71,12 @@ test('the keyboard save puts what is under the pointer, else the main image, int
   expect((await notifications()).map((n) => n.title)).toEqual(['Saved to Web captures']);
   const [first] = await readAssets();
   expect(first).toMatchObject({ url: `${media.url}/media/sample.mp4`, type: 'Video' });
-  const { Result } = await stack!.asMember<{ Result: { Items: { Id: string; Name: string }[] } }>('/api/v3?Action=ListAssetGroups&Version=2024-01-01', {});
+  const { Result } = await stack().asMember<{ Result: { Items: { Id: string; Name: string }[] } }>('/api/v3?Action=ListAssetGroups&Version=2024-01-01', {});
   expect(Result.Items.find((g) => g.Id === first!.groupId)?.Name).toBe('Web captures');
 
   // --- A save from the context menu makes the group the last used one. ---
   const audioUrl = `${media.url}/media/sample.mp3`;
-  await clickMenu(browser!, { menuItemId: `arkbridge-media/group:${groupId}`, mediaType: 'audio', srcUrl: audioUrl, pageUrl }, { id: tabId, title: GROUP_NAME });
+  await clickMenu(browser, { menuItemId: `arkbridge-media/group:${groupId}`, mediaType: 'audio', srcUrl: audioUrl, pageUrl }, { id: tabId, title: GROUP_NAME });
 
   // --- The video under the pointer. ---
   await press(tabId);

@@ -11,14 +11,12 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Server } from '../support/sandbox';
+import { beforeAll, expect, test } from 'vitest';
 import { axeViolations, describeViolations } from './support/axe';
 import { REPO_ROOT } from './support/build-extension';
-import type { LaunchedExtension } from './support/chromium';
 import { connectThroughOptions, openExtensionPage, readStore, uploadOf } from './support/extension';
 import { dataTransferOf, dragFilesOver, dropFiles, fixtureFile } from './support/local-files';
-import { type LocalStack, startLocalStack } from './support/local-stack';
+import { useLocalStack } from './support/local-stack';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
@@ -27,30 +25,22 @@ const GROUP_NAME = 'Dropped files';
 const POPUP_VIEWPORT = { width: 420, height: 600 };
 
 
-let sandbox: Server | undefined;
-let proxy: Server | undefined;
-let browser: LaunchedExtension | undefined;
-let memberToken: string;
-let stack: LocalStack | undefined;
+const stack = useLocalStack({ member: 'Files tester' });
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
   await mkdir(SCREENSHOTS, { recursive: true });
-  stack = await startLocalStack({ member: 'Files tester' });
-  ({ sandbox, proxy, browser, memberToken } = stack);
 });
 
-afterAll(() => stack?.stop());
-
 /** A member call to the proxy. */
-const member = <T>(path: string, body?: unknown) => stack!.asMember<T>(path, body);
+const member = <T>(path: string, body?: unknown) => stack().asMember<T>(path, body);
 
 /** Waits until `count` records are final; answers them by name. */
 async function settled(count: number): Promise<Map<string, AssetRecord>> {
   const deadline = Date.now() + 90_000;
   let rows: AssetRecord[] = [];
   while (Date.now() < deadline) {
-    rows = await readStore(browser!, 'assets');
+    rows = await readStore(stack().browser, 'assets');
     if (rows.length === count && rows.every((r) => r.status === 'Active' || r.status === 'Failed')) return new Map(rows.map((r) => [r.name, r]));
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -58,10 +48,11 @@ async function settled(count: number): Promise<Map<string, AssetRecord>> {
 }
 
 test('files dropped on a group and picked in it are uploaded and become Active; an SVG is refused, shown Failed, never sent', async () => {
-  await connectThroughOptions(browser!, proxy!.url, memberToken, pageErrors);
+  const { proxy, browser, memberToken } = stack();
+  await connectThroughOptions(browser, proxy.url, memberToken, pageErrors);
   const { Result: group } = await member<{ Result: { Id: string } }>('/api/v3?Action=CreateAssetGroup&Version=2024-01-01', { Name: GROUP_NAME });
 
-  const popup = await openExtensionPage(browser!, 'popup.html', pageErrors);
+  const popup = await openExtensionPage(browser, 'popup.html', pageErrors);
   await popup.setViewportSize(POPUP_VIEWPORT);
   // The popup refreshes the library on opening: the new group is listed.
   const groupRow = popup.getByRole('listbox', { name: 'Groups' }).getByRole('option').filter({ hasText: GROUP_NAME });
@@ -91,7 +82,7 @@ test('files dropped on a group and picked in it are uploaded and become Active; 
   // The proxy holds exactly the two uploads; the library's addresses are its signed ones.
   const { uploads } = await member<{ uploads: { id: string }[] }>('/proxy/uploads');
   expect(uploads.map((u) => u.id).sort()).toEqual([rows.get('board.png')!, rows.get('clip.mp4')!].map((r) => uploadOf(r)!.uploadId).sort());
-  for (const name of ['board.png', 'clip.mp4']) expect(rows.get(name)!.url.startsWith(proxy!.url)).toBe(true);
+  for (const name of ['board.png', 'clip.mp4']) expect(rows.get(name)!.url.startsWith(proxy.url)).toBe(true);
 
   // --- On screen, as a grid of thumbnails. ---
   await popup.getByRole('button', { name: 'Grid' }).click();

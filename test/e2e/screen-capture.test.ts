@@ -16,12 +16,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startMediaServer, type MediaServer } from '../support/media-server';
-import type { Server as WorkerServer } from '../support/sandbox';
 import { REPO_ROOT } from './support/build-extension';
-import type { LaunchedExtension } from './support/chromium';
 import { connectThroughOptions, grantActiveTab, readNotifications, readStore, recordNotifications, tabIdOf, uploadOf } from './support/extension';
 import { clickCapture, pngSize, shareOfColour } from './support/screen-capture';
-import { type LocalStack, startLocalStack } from './support/local-stack';
+import { useLocalStack } from './support/local-stack';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 
 const PAGE_TITLE = 'Capture test';
@@ -30,30 +28,23 @@ const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const BLOCK_RGB: [number, number, number] = [220, 40, 60];
 
 
-let media: MediaServer;
 /** A second origin, for a video the page shows without CORS. */
 let otherOrigin: MediaServer;
-let proxy: WorkerServer | undefined;
-let browser: LaunchedExtension | undefined;
-let memberToken: string;
-let stack: LocalStack | undefined;
+const stack = useLocalStack({ member: 'Capture tester', chromiumArgs: ['--enable-unsafe-extension-debugging'] });
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  stack = await startLocalStack({ member: 'Capture tester', chromiumArgs: ['--enable-unsafe-extension-debugging'] });
-  ({ media, proxy, browser, memberToken } = stack);
   otherOrigin = await startMediaServer();
 });
 
 afterAll(async () => {
-  await stack?.stop();
   await otherOrigin?.close().catch(() => {});
 });
 
-const readAssets = () => readStore(browser!, 'assets');
+const readAssets = () => readStore(stack().browser, 'assets');
 
 /** A member call to the proxy. */
-const member = <T>(path: string, body?: unknown) => stack!.asMember<T>(path, body);
+const member = <T>(path: string, body?: unknown) => stack().asMember<T>(path, body);
 
 /** Waits until `count` records exist and all are final; answers them. */
 async function settled(count: number): Promise<AssetRecord[]> {
@@ -76,17 +67,18 @@ async function uploadedBytes(row: AssetRecord): Promise<Uint8Array> {
   const item = Result.Items.find((i) => i.Id === row.assetId);
   expect(item, row.name).toBeDefined();
   expect(item!.Status).toBe('Active');
-  expect(item!.URL.startsWith(`${proxy!.url}/media/u-`), item!.URL).toBe(true);
+  expect(item!.URL.startsWith(`${stack().proxy.url}/media/u-`), item!.URL).toBe(true);
   const res = await fetch(item!.URL);
   expect(res.status).toBe(200);
   return new Uint8Array(await res.arrayBuffer());
 }
 
 test('a dragged region, the visible area and video frames (same-origin, and cross-origin without CORS) end Active as PNGs', async () => {
-  const options = await connectThroughOptions(browser!, proxy!.url, memberToken, pageErrors);
+  const { media, proxy, browser, memberToken } = stack();
+  const options = await connectThroughOptions(browser, proxy.url, memberToken, pageErrors);
 
   // --- The page, scrolled: a coloured block in view, the video at a display size unlike its own. ---
-  const page = await browser!.context.newPage();
+  const page = await browser.context.newPage();
   page.on('pageerror', (error) => pageErrors.push(`capture page: ${error.message}`));
   const pageUrl = `${media.url}/page/${encodeURIComponent(PAGE_TITLE)}`;
   await page.goto(pageUrl);
@@ -109,24 +101,24 @@ test('a dragged region, the visible area and video frames (same-origin, and cros
   // Playwright's pages are 1 device pixel per CSS pixel; case (5) emulates 2.
   expect(scrolled.dpr).toBe(1);
 
-  await grantActiveTab(browser!, pageUrl);
-  const tabId = await tabIdOf(browser!, pageUrl);
+  await grantActiveTab(browser, pageUrl);
+  const tabId = await tabIdOf(browser, pageUrl);
   expect(tabId, 'the activeTab grant shows the tab to the extension').toBeGreaterThanOrEqual(0);
-  await recordNotifications(browser!);
+  await recordNotifications(browser);
   const tab = { id: tabId, title: PAGE_TITLE };
 
   // --- Escape closes the overlay: nothing captured, nothing said. ---
   const overlay = page.locator('[data-arkbridge-region]');
-  const cancelled = clickCapture(browser!, { menuItemId: 'arkbridge-capture-region', pageUrl }, tab);
+  const cancelled = clickCapture(browser, { menuItemId: 'arkbridge-capture-region', pageUrl }, tab);
   await overlay.waitFor({ state: 'attached', timeout: 10_000 });
   await page.keyboard.press('Escape');
   await cancelled;
   expect(await overlay.count()).toBe(0);
   expect(await readAssets()).toEqual([]);
-  expect(await readNotifications(browser!)).toEqual([]);
+  expect(await readNotifications(browser)).toEqual([]);
 
   // --- (1) A region: the overlay, a drag over the block (viewport 120,220 → 320,340), the crop. ---
-  const region = clickCapture(browser!, { menuItemId: 'arkbridge-capture-region', pageUrl }, tab);
+  const region = clickCapture(browser, { menuItemId: 'arkbridge-capture-region', pageUrl }, tab);
   await overlay.waitFor({ state: 'attached', timeout: 10_000 });
   await expect.poll(() => overlay.getAttribute('aria-label')).toBe('Arkbridge: select a region to capture');
   await page.mouse.move(120, 220);
@@ -141,7 +133,7 @@ test('a dragged region, the visible area and video frames (same-origin, and cros
   expect(await page.evaluate(() => scrollY), 'the page did not move').toBe(500);
 
   // --- (2) The visible area. ---
-  await clickCapture(browser!, { menuItemId: 'arkbridge-capture-visible', pageUrl }, tab);
+  await clickCapture(browser, { menuItemId: 'arkbridge-capture-visible', pageUrl }, tab);
 
   // --- (3) A same-origin video's frame: its own pixels, 320 × 180. ---
   const hasPicture = () => page.waitForFunction(() => {
@@ -157,7 +149,7 @@ test('a dragged region, the visible area and video frames (same-origin, and cros
   });
   await hasPicture();
   expect(videoSrc).toBe(`${media.url}/media/sample.mp4`);
-  await clickCapture(browser!, { menuItemId: 'arkbridge-capture-frame', mediaType: 'video', srcUrl: videoSrc, pageUrl }, tab);
+  await clickCapture(browser, { menuItemId: 'arkbridge-capture-frame', mediaType: 'video', srcUrl: videoSrc, pageUrl }, tab);
 
   // --- (4) The same video from another origin without CORS: a tainted canvas, so the screen's pixels of its box. ---
   const crossSrc = `${otherOrigin.url}/media/sample.mp4`;
@@ -178,14 +170,14 @@ test('a dragged region, the visible area and video frames (same-origin, and cros
     }
   });
   expect(tainted, 'the cross-origin video taints a canvas').toBe(true);
-  await clickCapture(browser!, { menuItemId: 'arkbridge-capture-frame', mediaType: 'video', srcUrl: crossSrc, pageUrl }, tab);
+  await clickCapture(browser, { menuItemId: 'arkbridge-capture-frame', mediaType: 'video', srcUrl: crossSrc, pageUrl }, tab);
 
   // --- (5) DevTools' device mode: the page says 2 device pixels per CSS pixel, the screenshot stays
   // at the screen's 1. The crop follows the screenshot's own scale: the block, 160 × 100. ---
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setDeviceMetricsOverride', { width: scrolled.width, height: scrolled.height, deviceScaleFactor: 2, mobile: false });
   expect(await page.evaluate(() => devicePixelRatio)).toBe(2);
-  const emulatedRegion = clickCapture(browser!, { menuItemId: 'arkbridge-capture-region', pageUrl }, tab);
+  const emulatedRegion = clickCapture(browser, { menuItemId: 'arkbridge-capture-region', pageUrl }, tab);
   await overlay.waitFor({ state: 'attached', timeout: 10_000 });
   await page.mouse.move(130, 230);
   await page.mouse.down();
@@ -205,7 +197,7 @@ test('a dragged region, the visible area and video frames (same-origin, and cros
   expect(frames).toHaveLength(2);
   for (const row of shots) expect(row.name).toMatch(/^Screenshot of Capture test \d{4}-\d\d-\d\d \d\d:\d\d$/);
   for (const row of frames) expect(row.name).toMatch(/^Frame of Capture test at 0:00$/);
-  const notes = await readNotifications(browser!);
+  const notes = await readNotifications(browser);
   expect(notes.filter((n) => n.id === 'arkbridge-snapshot').map((n) => n.title)).toEqual(Array(5).fill('Saved to Web captures'));
 
   const sized = await Promise.all(

@@ -12,54 +12,44 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { MediaServer } from '../support/media-server';
-import type { Server as WorkerServer } from '../support/sandbox';
+import { beforeAll, expect, test } from 'vitest';
 import { axeViolations, describeViolations } from './support/axe';
 import { REPO_ROOT } from './support/build-extension';
-import type { LaunchedExtension } from './support/chromium';
 import { connectThroughOptions, createGroupThroughProxy, readStore, tabIdOf } from './support/extension';
 import { dataTransferOf, dragFilesOver, dropFiles, fixtureFile } from './support/local-files';
 import { fillMediaPage, listedUrls, openSidePanel, tile, tileStatus } from './support/side-panel';
-import { type LocalStack, startLocalStack } from './support/local-stack';
+import { useLocalStack } from './support/local-stack';
 
 const GROUP_NAME = 'Side panel test';
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 
 
-let media: MediaServer;
-let proxy: WorkerServer | undefined;
-let browser: LaunchedExtension | undefined;
-let memberToken: string;
-let stack: LocalStack | undefined;
+const stack = useLocalStack({ member: 'Side panel tester', pageAccess: true });
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  stack = await startLocalStack({ member: 'Side panel tester', pageAccess: true });
-  ({ media, proxy, browser, memberToken } = stack);
-  expect(stack.manifest.side_panel).toEqual({ default_path: 'sidepanel.html' });
-  expect(stack.manifest.permissions).toContain('sidePanel');
-  expect(stack.manifest.host_permissions).toBeUndefined();
+  expect(stack().manifest.side_panel).toEqual({ default_path: 'sidepanel.html' });
+  expect(stack().manifest.permissions).toContain('sidePanel');
+  expect(stack().manifest.host_permissions).toBeUndefined();
   await mkdir(SCREENSHOTS, { recursive: true });
 });
 
-afterAll(() => stack?.stop());
-
 test('the side panel lists the page media, filters it, and saves a selection to a group, each item reaching Active', async () => {
+  const { media, proxy, browser, memberToken } = stack();
   // --- Connected, with a group. ---
-  const options = await connectThroughOptions(browser!, proxy!.url, memberToken, pageErrors);
-  const groupId = await createGroupThroughProxy(options, proxy!.url, memberToken, GROUP_NAME, 'Created by the side panel e2e test.');
+  const options = await connectThroughOptions(browser, proxy.url, memberToken, pageErrors);
+  const groupId = await createGroupThroughProxy(options, proxy.url, memberToken, GROUP_NAME, 'Created by the side panel e2e test.');
   expect(await options.locator('#groups-note').innerText()).toContain('1 group loaded.');
 
   // --- The page, and the panel pointed at its tab. ---
-  const page = await browser!.context.newPage();
+  const page = await browser.context.newPage();
   const pageUrl = `${media.url}/page/${encodeURIComponent(GROUP_NAME)}`;
   await page.goto(pageUrl);
   await page.locator('#audio').waitFor({ state: 'attached' });
   await fillMediaPage(page);
-  const tabId = await tabIdOf(browser!, pageUrl);
+  const tabId = await tabIdOf(browser, pageUrl);
   expect(tabId).toBeGreaterThanOrEqual(0);
-  const panel = await openSidePanel(browser!, tabId, pageErrors);
+  const panel = await openSidePanel(browser, tabId, pageErrors);
 
   const at = (path: string) => `${media.url}${path}`;
   const expected = {
@@ -112,7 +102,7 @@ test('the side panel lists the page media, filters it, and saves a selection to 
   expect(afterSave, `side panel after saving:\n${describeViolations(afterSave)}`).toEqual([]);
 
   // --- The records: in the group, Active, named from the page; the data: image uploaded. ---
-  const records = await readStore(browser!, 'assets');
+  const records = await readStore(browser, 'assets');
   expect(records).toHaveLength(5);
   for (const record of records) expect(record).toMatchObject({ groupId, type: 'Image', status: 'Active' });
   expect(records.map((r) => r.name).sort()).toEqual(['Embedded drawing', 'Picture element', 'Srcset picture', 'sample', 'sample']);
@@ -125,7 +115,7 @@ test('the side panel lists the page media, filters it, and saves a selection to 
   await tile(panel, expected.srcset).getByRole('checkbox').check();
   await panel.getByRole('button', { name: `Save 1 to ${GROUP_NAME}` }).click();
   await expect.poll(() => tileStatus(panel, expected.srcset)).toBe('Already in the group');
-  expect(await readStore(browser!, 'assets')).toHaveLength(5);
+  expect(await readStore(browser, 'assets')).toHaveLength(5);
 
   // --- Its Library tab is the popup's: a file from the computer dropped on the group is added too. ---
   await panel.getByRole('tab', { name: 'Library' }).click();
@@ -134,7 +124,7 @@ test('the side panel lists the page media, filters it, and saves a selection to 
   const dropped = await dataTransferOf(panel, [await fixtureFile('sample.jpg', 'dropped-in-panel.jpg', 'image/jpeg')]);
   await dragFilesOver(groupRow, dropped);
   await dropFiles(groupRow, dropped);
-  const droppedStatus = async () => (await readStore(browser!, 'assets')).find((r) => r.name === 'dropped-in-panel.jpg');
+  const droppedStatus = async () => (await readStore(browser, 'assets')).find((r) => r.name === 'dropped-in-panel.jpg');
   await expect.poll(async () => (await droppedStatus())?.status, { timeout: 60_000 }).toBe('Active');
   expect(await droppedStatus()).toMatchObject({ groupId, capture: { how: 'upload', reason: 'file' } });
 

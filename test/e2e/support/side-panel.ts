@@ -14,7 +14,7 @@ import { openExtensionPage } from './extension';
  * (320 × 200), and a video whose address is in a `<source>`. Waits until every image has loaded, so
  * that their natural sizes are known. Distinct query strings keep the addresses apart.
  */
-export async function fillMediaPage(page: Page): Promise<void> {
+export async function fillMediaPage(page: { evaluate(fn: () => Promise<void>): Promise<unknown> }): Promise<void> {
   await page.evaluate(async () => {
     const canvas = Object.assign(document.createElement('canvas'), { width: 320, height: 200 });
     const context = canvas.getContext('2d')!;
