@@ -14,11 +14,22 @@ const LAYERS = {
     ['worker/proxy/domain/'],
     ['worker/proxy/infra/'],
   ],
+  // docs/architecture.md ("The extension") says what each folder holds and why this order.
   extension: [
     ['extension/entrypoints/'],
     ['extension/components/'],
+    // The service worker's wiring: menus, keyboard, notification clicks, the sync engine.
     ['extension/lib/background/'],
-    ['extension/lib/(?!background/)'],
+    // Features that build on the ones below them.
+    ['extension/lib/saving/', 'extension/lib/page-media/', 'extension/lib/generate/', 'extension/lib/portrait/'],
+    ['extension/lib/capture/', 'extension/lib/library/', 'extension/lib/tasks/', 'extension/lib/budget/', 'extension/lib/connect/', 'extension/lib/popup/'],
+    // The pipeline: the queue sends creates (and through uploads/, bytes); the poller follows them.
+    ['extension/lib/queue/', 'extension/lib/poll/'],
+    ['extension/lib/uploads/'],
+    // Talking to the other parts: the background (messages, syncSoon, notifications) and the proxy.
+    ['extension/lib/messaging/', 'extension/lib/proxy/'],
+    ['extension/lib/storage/'],
+    ['extension/lib/i18n/', 'extension/lib/format/'],
   ],
 };
 

@@ -1,12 +1,13 @@
-import { isExtensionMessage } from '@/lib/background-messages';
-import { ALARM, syncSoon } from '@/lib/background/background-sync';
+import { ALARM } from '@/lib/background/background-sync';
 import { onCommand } from '@/lib/background/keyboard-save';
 import { addAsset, onMenuClick } from '@/lib/background/menu-click';
 import { onNotificationClick } from '@/lib/background/notification-click';
 import { refreshMenus } from '@/lib/background/refresh-menus';
-import { savePageMedia } from '@/lib/page-media/save-page-media';
+import { savePageMedia } from '@/lib/background/save-page-media';
 import { provideLocale } from '@/lib/i18n/translate';
 import { zhCN } from '@/lib/i18n/zh-CN';
+import { isExtensionMessage } from '@/lib/messaging/extension-messages';
+import { syncSoon } from '@/lib/messaging/sync-soon';
 
 /**
  * The service worker: wires browser events to the capture and sync modules. It holds no state:

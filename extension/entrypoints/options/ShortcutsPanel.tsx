@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
 import { t } from '@/lib/i18n/translate';
-import { openShortcutSettings, opensShortcutSettings, saveShortcut } from '@/lib/keyboard-shortcut';
+import { openShortcutSettings, opensShortcutSettings, saveShortcut } from '@/lib/messaging/keyboard-shortcut';
 import { lastUsedGroup } from '@/lib/storage/last-used-group';
 import type { GroupRecord } from '@/lib/storage/records/group-record';
 import '@/lib/i18n/options.en';

@@ -5,7 +5,7 @@ import { BudgetLine } from '@/entrypoints/popup/budget/BudgetLine';
 import { type Deferred, deferred, Later } from '@/entrypoints/popup/deferred';
 import { LibraryView } from '@/entrypoints/popup/library/LibraryView';
 import { type MessageKey, t } from '@/lib/i18n/translate';
-import { takeNextTab } from '@/lib/next-tab';
+import { takeNextTab } from '@/lib/messaging/next-tab';
 import { useDb } from '@/lib/popup/use-db';
 import type { PopupTab } from '@/lib/storage/records/setting-values';
 import { getConnection } from '@/lib/storage/stored-connection';

@@ -1,7 +1,7 @@
+import { formatSize } from '@/lib/format/format-size';
+import { t } from '@/lib/i18n/translate';
 import type { PageMediaItem } from '@/lib/page-media/page-media-items';
 import type { SaveStatus } from '@/lib/page-media/save-status';
-import { formatSize } from '@/lib/capture/format-size';
-import { t } from '@/lib/i18n/translate';
 import '@/lib/i18n/sidepanel.en';
 
 const TYPE_LABEL = { image: 'library.assetType.Image', video: 'library.assetType.Video', audio: 'library.assetType.Audio' } as const;

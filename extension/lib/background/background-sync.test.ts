@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { ALARM, PORTRAIT_CHECK_MS, resetBackoff, syncSoon } from '@/lib/background/background-sync';
-import { addToLibrary } from '@/lib/capture/add-to-library';
+import { ALARM, PORTRAIT_CHECK_MS } from '@/lib/background/background-sync';
+import { resetBackoff, syncSoon } from '@/lib/messaging/sync-soon';
 import { saveSession } from '@/lib/portrait/portrait-store';
 import { FakePortraitProxy, PROXY_URL, TOKEN } from '@/lib/portrait/testing/fake-portrait';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
+import { addToLibrary } from '@/lib/saving/add-to-library';
 import { closeDb, db } from '@/lib/storage/database';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { getConnection } from '@/lib/storage/stored-connection';

@@ -1,7 +1,8 @@
 import { browser } from 'wxt/browser';
 import { checkPendingPortrait } from '@/lib/background/pending-portrait-check';
 import { t } from '@/lib/i18n/translate';
-import { notify, setBadge } from '@/lib/notify';
+import { notify, setBadge } from '@/lib/messaging/notify';
+import { FIRST_SYNC_DELAY_MS, setSyncPass, syncSoon } from '@/lib/messaging/sync-soon';
 import { pollAssets } from '@/lib/poll/asset-polling';
 import { pollTasks } from '@/lib/poll/task-polling';
 import { readSession } from '@/lib/portrait/portrait-store';
@@ -25,41 +26,14 @@ import '@/lib/i18n/background.en';
  */
 
 export const ALARM = 'arkbridge-sync';
-const FIRST_DELAY_MS = 2_000;
 const MAX_DELAY_MS = 60_000;
 /** Pace of the checks of a QR code left by a closed popup (the person is busy on the phone). */
 export const PORTRAIT_CHECK_MS = 5_000;
 
-let running: Promise<void> | null = null;
-let again = false;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
-/** Runs a pass now, or right after the one in progress. */
-export function syncSoon(): Promise<void> {
-  if (running) {
-    again = true;
-    return running;
-  }
-  running = (async () => {
-    try {
-      do {
-        again = false;
-        await syncOnce();
-      } while (again);
-    } finally {
-      running = null;
-    }
-  })();
-  return running;
-}
-
-/** Settles once the pass in progress (if any) is over; starts none. */
-export const passInProgress = (): Promise<void> => running ?? Promise.resolve();
-
-/** A new item was added: poll quickly again. */
-export async function resetBackoff(): Promise<void> {
-  await settingsStore.put('syncDelayMs', FIRST_DELAY_MS);
-}
+// syncSoon (lib/messaging/sync-soon) runs this module's pass wherever it is called from.
+setSyncPass(syncOnce);
 
 async function syncOnce(): Promise<void> {
   const connected = await connectedClient();
@@ -113,8 +87,8 @@ async function schedule(changed: boolean, queueAt: number | null, rateLimitedMs:
   const portrait = await readSession();
   const portraitAt = portrait && portrait.expiresAt > Date.now() ? PORTRAIT_CHECK_MS : Infinity;
   if (queued + polled === 0 && portraitAt === Infinity) return stop();
-  const previous = (await settingsStore.get('syncDelayMs')) ?? FIRST_DELAY_MS;
-  const pollDelay = changed ? FIRST_DELAY_MS : Math.min(previous * 2, MAX_DELAY_MS);
+  const previous = (await settingsStore.get('syncDelayMs')) ?? FIRST_SYNC_DELAY_MS;
+  const pollDelay = changed ? FIRST_SYNC_DELAY_MS : Math.min(previous * 2, MAX_DELAY_MS);
   const candidates = [polled > 0 ? pollDelay : Infinity, queueAt !== null ? Math.max(0, queueAt - Date.now()) : Infinity, portraitAt];
   const delay = rateLimitedMs ?? Math.min(...candidates, MAX_DELAY_MS);
   await settingsStore.put('syncDelayMs', pollDelay);

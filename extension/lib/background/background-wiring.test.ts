@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import background from '@/entrypoints/background';
-import { ALARM, passInProgress } from '@/lib/background/background-sync';
-import { addToLibrary } from '@/lib/capture/add-to-library';
+import { ALARM } from '@/lib/background/background-sync';
+import { passInProgress } from '@/lib/messaging/sync-soon';
+import { addToLibrary } from '@/lib/saving/add-to-library';
 import { closeDb, db } from '@/lib/storage/database';
 import { FakeProxy } from '@/lib/testing/fake-proxy';
 import { backgroundTestbed, type BrowserMocks, connect } from '@/lib/testing/test-setup';

@@ -13,7 +13,7 @@ export const MENU = {
   connect: 'connect',
   /** On the page itself: opens the side panel's "Media on this page" (open-page-media). */
   pageMedia: 'arkbridge-page-media',
-  /** On the page: a screenshot of the visible area, or of a region the member drags (lib/capture/snapshot-save). */
+  /** On the page: a screenshot of the visible area, or of a region the member drags (lib/background/snapshot-save). */
   captureVisible: 'arkbridge-capture-visible',
   captureRegion: 'arkbridge-capture-region',
   /** On a video: the picture it shows. */

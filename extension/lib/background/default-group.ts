@@ -8,7 +8,7 @@ import '@/lib/i18n/background.en';
 
 /**
  * Where a save goes when the member names no group. Its own module so that the menu's adds, the
- * screenshots (lib/capture/snapshot-save) and the keyboard save share it without an import cycle.
+ * screenshots (lib/background/snapshot-save) and the keyboard save share it without an import cycle.
  */
 
 /**

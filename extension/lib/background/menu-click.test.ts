@@ -1,13 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Browser } from 'wxt/browser';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { ALARM, syncSoon } from '@/lib/background/background-sync';
+import { ALARM } from '@/lib/background/background-sync';
 import { addAsset, kindOf, onMenuClick } from '@/lib/background/menu-click';
-import { findMediaElement } from '@/lib/background/probe-element';
 import { NAME_TEXT_MAX } from '@/lib/capture/choose-name';
 import { SRCSET_MAX } from '@/lib/capture/pick-source';
-import { fakeScreen, type ScreenFakes } from '@/lib/capture/snapshot-fakes';
+import { findMediaElement } from '@/lib/capture/probe-element';
+import { fakeScreen, type ScreenFakes } from '@/lib/capture/testing/snapshot-fakes';
 import { grabVideoFrame } from '@/lib/capture/video-frame';
+import { syncSoon } from '@/lib/messaging/sync-soon';
 import { db } from '@/lib/storage/database';
 import { lastUsedGroup } from '@/lib/storage/last-used-group';
 import { FakeProxy } from '@/lib/testing/fake-proxy';

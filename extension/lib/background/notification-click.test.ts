@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { destinationOf, onNotificationClick } from '@/lib/background/notification-click';
-import { takeNextTab } from '@/lib/next-tab';
+import { takeNextTab } from '@/lib/messaging/next-tab';
 import { type BrowserMocks, resetState } from '@/lib/testing/test-setup';
 
 let mocks: BrowserMocks;

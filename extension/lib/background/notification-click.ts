@@ -1,5 +1,5 @@
 import { browser } from 'wxt/browser';
-import { setNextTab } from '@/lib/next-tab';
+import { setNextTab } from '@/lib/messaging/next-tab';
 import type { PopupTab } from '@/lib/storage/records/setting-values';
 
 /** Where a notification leads: its id says what it is about (see background-sync, menu-click, pending-portrait-check). */

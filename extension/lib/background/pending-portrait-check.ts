@@ -1,5 +1,5 @@
 import { t } from '@/lib/i18n/translate';
-import { notify } from '@/lib/notify';
+import { notify } from '@/lib/messaging/notify';
 import { checkHandle, classifyResolveError, isLockHeld, VIEW_LOCK } from '@/lib/portrait/portrait-resolve';
 import { clearSession, listGroupAssets, readSession, storeAssets, storeGroup } from '@/lib/portrait/portrait-store';
 import { ApiError } from '@/lib/proxy/api-failure';

@@ -1,5 +1,5 @@
 import type { BudgetAlert, Period, UsageView } from '@@/shared';
-import { formatAmount } from '@/lib/budget/money-display';
+import { formatAmount } from '@/lib/format/money-display';
 import { type MessageKey, t } from '@/lib/i18n/translate';
 
 /**

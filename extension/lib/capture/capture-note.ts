@@ -1,4 +1,4 @@
-import { formatSize } from '@/lib/capture/format-size';
+import { formatSize } from '@/lib/format/format-size';
 import { t } from '@/lib/i18n/translate';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { pickRegion } from '@/lib/capture/region-picker';
-import { fakeScreen, pngBytes, type ScreenFakes } from '@/lib/capture/snapshot-fakes';
 import { captureRegion, captureVisible, cropBox, cropPng, KEEP_ALIVE_MS, screenScale } from '@/lib/capture/tab-capture';
+import { fakeScreen, pngBytes, type ScreenFakes } from '@/lib/capture/testing/snapshot-fakes';
 import { type BrowserMocks, resetState } from '@/lib/testing/test-setup';
 
 let mocks: BrowserMocks;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { endPageRead, pollPageRead, readPageChunk, startPageRead } from '@/lib/capture/page-reader';
-import { fakeScreen, PNG_BASE64, pngBytes, type ScreenFakes } from '@/lib/capture/snapshot-fakes';
+import { fakeScreen, PNG_BASE64, pngBytes, type ScreenFakes } from '@/lib/capture/testing/snapshot-fakes';
 import { captureVideoFrame, dropFrameUrl, type FrameAnswer, frameRoute, grabVideoFrame, locateFrame } from '@/lib/capture/video-frame';
 import { type BrowserMocks, resetState } from '@/lib/testing/test-setup';
 

@@ -1,7 +1,7 @@
 import { beginPageRead, inPage, type PageTarget } from '@/lib/capture/page-reader';
 import { captureCropped, captureProblem, type Shot, type ViewportRect } from '@/lib/capture/tab-capture';
-import { readLimitFor, tooLargeMessage } from '@/lib/capture/upload-rules';
 import { t } from '@/lib/i18n/translate';
+import { readLimitFor, tooLargeMessage } from '@/lib/uploads/upload-rules';
 import '@/lib/i18n/snapshot.en';
 
 /**

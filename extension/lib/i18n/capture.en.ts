@@ -16,7 +16,7 @@ export const captureEn = {
   'capture.reason.file': 'a file from this computer',
   'capture.reason.screenshot': 'a screenshot',
   'capture.reason.frame': 'a frame of a video',
-  // Checked before any byte goes out (lib/capture/upload-rules), with the shared rules.
+  // Checked before any byte goes out (lib/uploads/upload-rules), with the shared rules.
   'capture.refuse.type': 'Not added: {found} files are not a type the library takes ({formats}).',
   'capture.refuse.typeUnknown': 'Not added: this file is not a type the library takes ({formats}).',
   'capture.refuse.size': 'Not added: this {kind} is {size}; the library takes {kind} files up to {limit}.',

@@ -14,7 +14,7 @@ export const snapshotEn = {
   'snapshot.name.screenshot': 'Screenshot of {title} {time}',
   'snapshot.name.frame': 'Frame of {name} at {time}',
   'snapshot.name.untitled': 'a page',
-  // Notifications (lib/capture/snapshot-save).
+  // Notifications (lib/background/snapshot-save).
   'snapshot.saved.title': 'Saved to {group}',
   'snapshot.saved.message': '{name} is being added. Arkbridge tells you when it is ready.',
   'snapshot.failed.title': 'Nothing captured',

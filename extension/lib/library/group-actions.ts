@@ -1,6 +1,6 @@
 import { check, librarySchemas, LIMITS } from '@@/shared';
-import { tellBackground } from '@/lib/background-messages';
 import { t } from '@/lib/i18n/translate';
+import { tellBackground } from '@/lib/messaging/extension-messages';
 import { ApiError, isGone } from '@/lib/proxy/api-failure';
 import { type ActionResult, type Problem, problemOf, type Wording } from '@/lib/proxy/failure-message';
 import { keyForCreate, settleCreate } from '@/lib/proxy/idempotency-keys';

@@ -1,7 +1,7 @@
 import type { Asset } from '@@/shared';
-import { tellBackground } from '@/lib/background-messages';
 import { refreshGroups } from '@/lib/library/group-actions';
 import { listedError, newListedRecord } from '@/lib/library/listed-asset';
+import { tellBackground } from '@/lib/messaging/extension-messages';
 import { listAssetsOfGroups, OLDEST_FIRST } from '@/lib/proxy/list-all-pages';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { assetStore } from '@/lib/storage/asset-store';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { PAGE_MEDIA_MAX } from '@/lib/messaging/page-media-bounds';
 import type { PageMediaScan, RawMedia } from '@/lib/page-media/collect-page-media';
-import { PAGE_MEDIA_MAX } from '@/lib/page-media/page-media-bounds';
 import { formatOf, pageMediaItems } from '@/lib/page-media/page-media-items';
 
 const scan = (items: RawMedia[], over: Partial<PageMediaScan> = {}): PageMediaScan => ({ documentUrl: 'https://www.example.com/gallery/', title: 'Gallery', items, truncated: false, ...over });

@@ -1,8 +1,8 @@
 import { MEDIA_URL_MAX } from '@@/shared';
-import { pickSource, SRCSET_MAX } from '@/lib/capture/pick-source';
 import { NAME_TEXT_MAX } from '@/lib/capture/choose-name';
+import { pickSource, SRCSET_MAX } from '@/lib/capture/pick-source';
+import { DATA_TOTAL_MAX, DATA_URL_MAX, PAGE_MEDIA_MAX } from '@/lib/messaging/page-media-bounds';
 import type { PageMediaLimits, PageMediaScan, PageMediaType, RawMedia, RawMediaKind } from '@/lib/page-media/collect-page-media';
-import { DATA_TOTAL_MAX, DATA_URL_MAX, PAGE_MEDIA_MAX } from '@/lib/page-media/page-media-bounds';
 
 /** The limits the panel runs the collector with. */
 export const PAGE_MEDIA_LIMITS: PageMediaLimits = {

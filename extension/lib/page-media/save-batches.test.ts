@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DATA_URL_MAX, SAVE_CHARS_MAX, SAVE_ITEMS_MAX } from '@/lib/page-media/page-media-bounds';
+import { DATA_URL_MAX, SAVE_CHARS_MAX, SAVE_ITEMS_MAX } from '@/lib/messaging/page-media-bounds';
 import { saveBatches } from '@/lib/page-media/save-batches';
 
 describe('saveBatches', () => {

@@ -1,4 +1,4 @@
-import { SAVE_CHARS_MAX, SAVE_ITEMS_MAX } from '@/lib/page-media/page-media-bounds';
+import { SAVE_CHARS_MAX, SAVE_ITEMS_MAX } from '@/lib/messaging/page-media-bounds';
 
 /**
  * Splits items to save into messages within the background's bounds (at most `size` items, never

@@ -1,4 +1,4 @@
-import type { SavePageMediaResult } from '@/lib/background-messages';
+import type { SavePageMediaResult } from '@/lib/messaging/extension-messages';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 
 /** Where a saved item stands in the panel: `saving` until the background answers, then its record's state. */

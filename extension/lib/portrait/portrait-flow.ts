@@ -1,6 +1,6 @@
 import type { PortraitSession, ResolvedPortrait } from '@@/shared';
-import { tellBackground } from '@/lib/background-messages';
 import { t } from '@/lib/i18n/translate';
+import { tellBackground } from '@/lib/messaging/extension-messages';
 import { checkHandle, classifyResolveError, holdLock, VIEW_LOCK } from '@/lib/portrait/portrait-resolve';
 import { RULES_VERSION } from '@/lib/portrait/portrait-rules';
 import * as store from '@/lib/portrait/portrait-store';

@@ -1,4 +1,4 @@
-import { formatAmount } from '@/lib/budget/money-display';
+import { formatAmount } from '@/lib/format/money-display';
 import { type MessageKey, t } from '@/lib/i18n/translate';
 import { ApiError } from '@/lib/proxy/api-failure';
 import type { BudgetRefusal } from '@/lib/proxy/budget-refusal';

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { UPLOAD_LIMITS, uploadAnswerSchema } from '@@/shared';
-import { formatSize } from '@/lib/capture/format-size';
+import { formatSize } from '@/lib/format/format-size';
 import { t } from '@/lib/i18n/translate';
-import { textUpTo } from '@/lib/proxy/bounded-text';
 import { ApiError, type ApiFailure, failureFrom } from '@/lib/proxy/api-failure';
+import { textUpTo } from '@/lib/proxy/bounded-text';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 
 /**

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { type AddRequest, addToLibrary } from '@/lib/capture/add-to-library';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { backoffMs } from '@/lib/queue/queue-backoff';
 import { drainQueue } from '@/lib/queue/queue-drain';
+import { type AddRequest, addToLibrary } from '@/lib/saving/add-to-library';
 import { closeDb, db } from '@/lib/storage/database';
 import { FakeProxy, PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';
 import { proxyTestbed } from '@/lib/testing/test-setup';

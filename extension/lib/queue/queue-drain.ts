@@ -1,10 +1,10 @@
-import { readyToCreate, releaseBytes, sweepBytes } from '@/lib/capture/upload-step';
 import { ApiError, type ApiFailure } from '@/lib/proxy/api-failure';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { backoffMs } from '@/lib/queue/queue-backoff';
 import { assetStore } from '@/lib/storage/asset-store';
 import { queueStore } from '@/lib/storage/queue-store';
 import type { QueuedOperation } from '@/lib/storage/records/queued-operation';
+import { readyToCreate, releaseBytes, sweepBytes } from '@/lib/uploads/upload-step';
 
 export interface DrainResult {
   /** Creates accepted by the service in this run. */
@@ -48,7 +48,7 @@ export async function drainQueue(client: ProxyClient, now: () => number = Date.n
 async function createAsset(client: ProxyClient, op: QueuedOperation, now: () => number): Promise<boolean> {
   const record = await assetStore.get(op.localId);
   if (!record || record.status !== 'Queued') return false; // deleted or already created meanwhile
-  // An upload is sent first; its signed address becomes the URL (capture/upload-step).
+  // An upload is sent first; its signed address becomes the URL (uploads/upload-step).
   const ready = await readyToCreate(client, record, now);
   const { Id } = await client.library(
     'CreateAsset',

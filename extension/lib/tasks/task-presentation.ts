@@ -1,5 +1,5 @@
 import { type ContentElement, GENERATION_PARAMETERS, type GenerationParameter, parseAssetRef, type ReferenceRole, type VideoCreateBody } from '@@/shared';
-import { formatAmount } from '@/lib/budget/money-display';
+import { formatAmount } from '@/lib/format/money-display';
 import { currentLocale, t } from '@/lib/i18n/translate';
 import type { LocalTaskStatus, TaskRecord } from '@/lib/storage/records/task-record';
 import '@/lib/i18n/generate.en';

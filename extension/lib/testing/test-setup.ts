@@ -1,13 +1,13 @@
 import { deleteDB } from 'idb';
 import { vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { resetUploadsDb } from '@/lib/capture/upload-bytes';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { closeDb, db, DB_NAME } from '@/lib/storage/database';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import type { GroupRecord } from '@/lib/storage/records/group-record';
 import type { Connection } from '@/lib/storage/records/setting-values';
 import { setConnection } from '@/lib/storage/stored-connection';
+import { resetUploadsDb } from '@/lib/storage/upload-bytes';
 import { FakeProxy, PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';
 
 /**
@@ -99,7 +99,7 @@ export async function proxyTestbed(): Promise<{ proxy: FakeProxy; client: ProxyC
 export async function backgroundTestbed(fake: ('Date' | 'setTimeout' | 'clearTimeout')[] = []): Promise<{ proxy: FakeProxy; mocks: BrowserMocks }> {
   const { proxy, mocks } = await proxyTestbed();
   vi.stubGlobal('fetch', proxy.fetch);
-  // Chrome's background is a service worker: no XMLHttpRequest (capture/upload-transport).
+  // Chrome's background is a service worker: no XMLHttpRequest (uploads/upload-transport).
   vi.stubGlobal('XMLHttpRequest', undefined);
   vi.useFakeTimers({ toFake: [...new Set([...fake, 'setTimeout', 'clearTimeout'] as const)] });
   return { proxy, mocks };

@@ -2,9 +2,9 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { modelSpec, type ModelSpec } from '@@/shared';
 import { Banner } from '@/components/Banner';
 import { Field } from '@/components/Field';
-import { tellBackground } from '@/lib/background-messages';
 import { refreshUsage } from '@/lib/budget/usage-refresh';
 import { loadDraft, saveDraft } from '@/lib/generate/generate-draft';
+import { tellBackground } from '@/lib/messaging/extension-messages';
 import {
   emptyForm,
   type FormProblem,

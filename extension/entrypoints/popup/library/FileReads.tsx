@@ -1,5 +1,5 @@
 import type { FileRead } from '@/entrypoints/popup/library/use-local-files';
-import { formatSize } from '@/lib/capture/format-size';
+import { formatSize } from '@/lib/format/format-size';
 import { t } from '@/lib/i18n/translate';
 import '@/entrypoints/popup/library/files.css';
 

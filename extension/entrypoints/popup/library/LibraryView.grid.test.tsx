@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { button, click, mount, text, unmount } from '@/components/dom-testing';
-import { GRID_HEIGHT, GRID_ROW_HEIGHT, LibraryView } from '@/entrypoints/popup/library/LibraryView';
+import { GRID_HEIGHT, GRID_ROW_HEIGHT } from '@/entrypoints/popup/library/LibraryAssets';
+import { LibraryView } from '@/entrypoints/popup/library/LibraryView';
 import { UNMEASURED_COLUMNS } from '@/entrypoints/popup/library/VirtualList';
 import { setLocale } from '@/lib/i18n/translate';
 import { readLibraryLayout } from '@/lib/library/library-layout';

@@ -6,7 +6,7 @@ import { t } from '@/lib/i18n/translate';
  * The local-files module (reading, checking, queueing: it brings the upload path with it) is a
  * chunk loaded on the first drop or pick, not part of the popup's first paint.
  */
-const localFiles = deferred(() => import('@/lib/capture/local-files'));
+const localFiles = deferred(() => import('@/lib/saving/local-files'));
 
 /** A file being read, shown until its item is recorded. */
 export interface FileRead {

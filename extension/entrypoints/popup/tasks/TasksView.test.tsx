@@ -62,6 +62,7 @@ beforeEach(async () => {
 
 afterEach(() => {
   unmount();
+  vi.useRealTimers();
   globalThis.fetch = realFetch;
 });
 
@@ -181,22 +182,26 @@ describe('Tasks: the proxy’s kept copy', () => {
   });
 
   it('reads a completed task again when its address is getting old, or its copy is being made, and shows what it learns', async () => {
-    await seed(completed({ keptUrl: keptUrl(0), keptUntil: KEPT_UNTIL, keptReadAt: Date.now() - 13 * 3600_000 }));
+    // A task still generating is queried at every pass of the view: it counts the passes.
+    await seed(completed({ keptUrl: keptUrl(0), keptUntil: KEPT_UNTIL, keptReadAt: Date.now() - 13 * 3600_000 }), record('run', { status: 'in_progress', progress: 10 }));
     proxy.setTask('cgt-kept', { arkbridge: { cost: 1, currency: 'CNY', priced: true, keptUrl: keptUrl(1), keptUntil: KEPT_UNTIL }, status: 'completed' });
+    const reads = (localId: string) => proxy.callsOf('getVideo').filter((call) => call.path.endsWith(`/cgt-${localId}`)).length;
     mount(<TasksView pollMs={30} />);
     await vi.waitFor(() => expect(item('kept')?.querySelector('video')?.getAttribute('src')).toBe(keptUrl(1)));
     expect((await (await db()).get('tasks', 'kept'))!.keptUrl).toBe(keptUrl(1));
-    // Fresh now: not read again, however often the view polls.
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(proxy.callsOf('getVideo')).toHaveLength(1);
+    // Fresh now: not read again, however often the view polls (three more passes here).
+    const passes = reads('run');
+    await vi.waitFor(() => expect(reads('run')).toBeGreaterThanOrEqual(passes + 3));
+    expect(reads('kept')).toBe(1);
     unmount();
+    await (await db()).delete('tasks', 'run');
 
     // A copy being made, read a minute later: kept now.
     await (await db()).put('tasks', completed({ keep: 'pending', keptReadAt: Date.now() - 61_000 }));
     mount(<TasksView pollMs={30} />);
     await vi.waitFor(() => expect(item('kept')?.querySelector('.task__kept')?.textContent).toBe('Kept until 23 Dec 2026'));
     expect(item('kept').querySelector('.task__keep')).toBeNull();
-    expect(proxy.callsOf('getVideo')).toHaveLength(2);
+    expect(reads('kept')).toBe(2);
   });
 });
 
@@ -244,6 +249,8 @@ describe('Tasks: failed', () => {
 
 describe('Tasks: polling while open', () => {
   it('queries unfinished tasks every few seconds, resumes unanswered creates with their key, and stops when closed', async () => {
+    // The view's own timers are fake (vi.waitFor moves them on): whether it leaves one behind is exact.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     await seed(record('run', { status: 'in_progress', progress: 10 }), { ...record('send', { status: 'submitting', createdAt: Date.now() - 60_000 }), taskId: undefined });
     mount(<TasksView pollMs={30} />);
     await vi.waitFor(() => expect(items()).toHaveLength(2));
@@ -257,9 +264,14 @@ describe('Tasks: polling while open', () => {
     proxy.setTask('cgt-run', { status: 'completed', progress: 100, completed_at: Math.floor(Date.now() / 1000), metadata: { url: 'https://cdn.example.com/r.mp4' } });
     await vi.waitFor(() => expect(item('run').querySelector('video')).not.toBeNull());
 
+    // Between two passes (the next one and the clock of "45 s ago" are the only timers), it closes:
+    // no timer is left, so nothing can poll again, however long the popup stays closed.
+    // (Each check moves the fake time on by its interval: a third of pollMs, so a check can see the wait.)
+    await vi.waitFor(() => expect(vi.getTimerCount()).toBe(2), { interval: 10 });
     unmount();
+    expect(vi.getTimerCount()).toBe(0);
     const calls = proxy.calls.length;
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await vi.advanceTimersByTimeAsync(60_000);
     expect(proxy.calls.length).toBe(calls);
   });
 

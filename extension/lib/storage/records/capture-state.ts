@@ -32,11 +32,11 @@ export type CaptureState =
       stage: UploadStage;
       /** The page's address (for `data:`, a short stand-in naming its type and SHA-256): duplicates are found by it. */
       source: string;
-      /** Key of the bytes in the upload store (capture/upload-bytes) while they wait to be sent. */
+      /** Key of the bytes in the upload store (storage/upload-bytes) while they wait to be sent. */
       bytesKey: string;
       /** Bytes read so far (while `reading`). */
       read?: number;
-      /** Bytes sent so far (while `uploading`, where the browser counts them: capture/upload-transport). */
+      /** Bytes sent so far (while `uploading`, where the browser counts them: uploads/upload-transport). */
       sent?: number;
       /** Size in bytes, once known. */
       size?: number;

@@ -1,11 +1,11 @@
 import { type AssetType, LIMITS, mediaType, UPLOAD_LIMITS, UPLOAD_TYPES } from '@@/shared';
-import type { AddItemReply } from '@/lib/background-messages';
-import { tellBackground } from '@/lib/background-messages';
-import type { AddRequest } from '@/lib/capture/add-to-library';
-import { addHeldBytes, recordRefused } from '@/lib/capture/held-bytes';
-import { recordItem } from '@/lib/capture/record-item';
-import { formatSize } from '@/lib/capture/format-size';
+import { formatSize } from '@/lib/format/format-size';
 import { t } from '@/lib/i18n/translate';
+import type { AddItemReply } from '@/lib/messaging/extension-messages';
+import { tellBackground } from '@/lib/messaging/extension-messages';
+import type { AddRequest } from '@/lib/saving/add-to-library';
+import { addHeldBytes, recordRefused } from '@/lib/saving/held-bytes';
+import { recordItem } from '@/lib/saving/record-item';
 
 /**
  * Files from the member's computer (dropped on the library or picked), added from a page (the

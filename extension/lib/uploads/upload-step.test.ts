@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { captureNote, captureProgress } from '@/lib/capture/capture-note';
-import { uploadBytes } from '@/lib/capture/upload-bytes';
-import type { sendKeptBytes } from '@/lib/capture/upload-transport';
-import { readyToCreate } from '@/lib/capture/upload-step';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { assetStore } from '@/lib/storage/asset-store';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
+import { uploadBytes } from '@/lib/storage/upload-bytes';
 import { backgroundTestbed } from '@/lib/testing/test-setup';
+import { readyToCreate } from '@/lib/uploads/upload-step';
+import type { sendKeptBytes } from '@/lib/uploads/upload-transport';
 
 const SIZE = 4_000_000;
 const client = new ProxyClient({ proxyUrl: 'https://proxy.test', token: 't' });

@@ -1,14 +1,14 @@
 import { browser, type Browser } from 'wxt/browser';
-import type { AddItemReply } from '@/lib/background-messages';
 import { MENU } from '@/lib/background/context-menu';
 import { quickSaveGroup } from '@/lib/background/default-group';
-import type { HeldBytes } from '@/lib/capture/held-bytes';
 import { frameName, screenshotName } from '@/lib/capture/snapshot-names';
 import { captureRegion, captureVisible } from '@/lib/capture/tab-capture';
 import { captureVideoFrame } from '@/lib/capture/video-frame';
 import { t } from '@/lib/i18n/translate';
-import { notify } from '@/lib/notify';
+import type { AddItemReply } from '@/lib/messaging/extension-messages';
+import { notify } from '@/lib/messaging/notify';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import type { HeldBytes } from '@/lib/saving/held-bytes';
 import '@/lib/i18n/background.en';
 import '@/lib/i18n/snapshot.en';
 

@@ -1,13 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MEDIA_URL_MAX } from '@@/shared';
-import { isExtensionMessage } from '@/lib/background-messages';
-import { syncSoon } from '@/lib/background/background-sync';
-import { DATA_URL_MAX, SAVE_CHARS_MAX, SAVE_ITEMS_MAX } from '@/lib/page-media/page-media-bounds';
-import { savePageMedia } from '@/lib/page-media/save-page-media';
+import { savePageMedia } from '@/lib/background/save-page-media';
+import { isExtensionMessage } from '@/lib/messaging/extension-messages';
+import { DATA_URL_MAX, SAVE_CHARS_MAX, SAVE_ITEMS_MAX } from '@/lib/messaging/page-media-bounds';
+import { syncSoon } from '@/lib/messaging/sync-soon';
 import { db } from '@/lib/storage/database';
 import { lastUsedGroup } from '@/lib/storage/last-used-group';
 import type { FakeProxy } from '@/lib/testing/fake-proxy';
 import { backgroundTestbed, type BrowserMocks, connect, putGroup, shown } from '@/lib/testing/test-setup';
+// The sync engine registers its pass with syncSoon when loaded.
+import '@/lib/background/background-sync';
 
 let proxy: FakeProxy;
 let mocks: BrowserMocks;

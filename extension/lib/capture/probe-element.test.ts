@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { findMediaElement } from '@/lib/background/probe-element';
+import { findMediaElement } from '@/lib/capture/probe-element';
 
 const SRC = 'https://cdn.example.com/fox-400.jpg';
 

@@ -1,6 +1,6 @@
 import { browser } from 'wxt/browser';
 import { ASSET_TYPES, type AssetType, LIMITS, MEDIA_URL_MAX } from '@@/shared';
-import { DATA_URL_MAX, SAVE_CHARS_MAX, SAVE_ITEMS_MAX } from '@/lib/page-media/page-media-bounds';
+import { DATA_URL_MAX, SAVE_CHARS_MAX, SAVE_ITEMS_MAX } from '@/lib/messaging/page-media-bounds';
 
 /**
  * Messages the extension's pages send to the background service worker.

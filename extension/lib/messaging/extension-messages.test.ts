@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isExtensionMessage } from '@/lib/background-messages';
+import { isExtensionMessage } from '@/lib/messaging/extension-messages';
 
 describe('extension messages', () => {
   it('accepts the known messages and a well-formed add', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount } from '@/lib/budget/money-display';
+import { formatAmount } from '@/lib/format/money-display';
 
 describe('amounts in the popup', () => {
   it('shows cents, whole amounts without decimals, and what matters of a small amount', () => {

@@ -1,8 +1,8 @@
 import { browser, type Browser } from 'wxt/browser';
-import type { SavePageMediaItem, SavePageMediaMessage, SavePageMediaReply, SavePageMediaResult } from '@/lib/background-messages';
 import { addAsset, itemToAdd } from '@/lib/background/menu-click';
 import { planFromUrl } from '@/lib/capture/capture-plan';
 import { t } from '@/lib/i18n/translate';
+import type { SavePageMediaItem, SavePageMediaMessage, SavePageMediaReply, SavePageMediaResult } from '@/lib/messaging/extension-messages';
 import { connectedClient } from '@/lib/proxy/connected-client';
 import { groupStore } from '@/lib/storage/group-store';
 import '@/lib/i18n/sidepanel.en';

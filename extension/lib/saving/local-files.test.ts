@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { addLocalFiles, readFile, sizeRefusal } from '@/lib/capture/local-files';
-import { uploadBytes } from '@/lib/capture/upload-bytes';
 import { setLocale } from '@/lib/i18n/translate';
+import { addLocalFiles, readFile, sizeRefusal } from '@/lib/saving/local-files';
 import { db } from '@/lib/storage/database';
 import { lastUsedGroup } from '@/lib/storage/last-used-group';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
+import { uploadBytes } from '@/lib/storage/upload-bytes';
 import { mp4Bytes, pngBytes, svgBytes } from '@/lib/testing/media-bytes';
 import { putGroup, resetState } from '@/lib/testing/test-setup';
 

@@ -1,10 +1,10 @@
 import type { AssetType } from '@@/shared';
-import { uploadBytes } from '@/lib/capture/upload-bytes';
 import { newIdempotencyKey } from '@/lib/proxy/idempotency-keys';
 import { assetStore } from '@/lib/storage/asset-store';
 import { newLocalId } from '@/lib/storage/database';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import type { CaptureState } from '@/lib/storage/records/capture-state';
+import { uploadBytes } from '@/lib/storage/upload-bytes';
 
 export type AddOutcome =
   | { kind: 'queued'; record: AssetRecord }

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { type AddRequest, addToLibrary } from '@/lib/capture/add-to-library';
+import { type AddRequest, addToLibrary } from '@/lib/saving/add-to-library';
 import { db } from '@/lib/storage/database';
 import { assetRecord, putGroup, resetState } from '@/lib/testing/test-setup';
 

@@ -1,24 +1,24 @@
 import { type AssetType, sha256Hex } from '@@/shared';
-import type { AddItemReply } from '@/lib/background-messages';
-import { syncSoon } from '@/lib/background/background-sync';
-import { type Adder, type CheckedBytes, checkBytes, keepAndAdd, recordRefused } from '@/lib/capture/held-bytes';
 import { beginPageRead, decodeDataUrl, type PageReadResult, type PageTarget } from '@/lib/capture/page-reader';
-import { uploadBytes, stagedKey } from '@/lib/capture/upload-bytes';
-import { readLimitFor, tooLargeMessage } from '@/lib/capture/upload-rules';
 import { t } from '@/lib/i18n/translate';
-import { notify } from '@/lib/notify';
+import type { AddItemReply } from '@/lib/messaging/extension-messages';
+import { notify } from '@/lib/messaging/notify';
+import { syncSoon } from '@/lib/messaging/sync-soon';
+import { type Adder, type CheckedBytes, checkBytes, keepAndAdd, recordRefused } from '@/lib/saving/held-bytes';
 import { assetStore } from '@/lib/storage/asset-store';
 import { newLocalId } from '@/lib/storage/database';
 import { queueStore } from '@/lib/storage/queue-store';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import type { CaptureState, UploadReason } from '@/lib/storage/records/capture-state';
 import { announceChange } from '@/lib/storage/store-changes';
+import { uploadBytes, stagedKey } from '@/lib/storage/upload-bytes';
+import { readLimitFor, tooLargeMessage } from '@/lib/uploads/upload-rules';
 import '@/lib/i18n/background.en';
 
 /**
  * The click's part of an upload: read the bytes where the browser can (the page, or the `data:`
  * address itself), check them with the proxy's rules, and keep them with the item until the queue
- * sends them (capture/upload-step). Nothing leaves the browser here.
+ * sends them (uploads/upload-step). Nothing leaves the browser here.
  *
  * Into a group, the item is recorded first (Queued, "Reading from the page…"), so that its progress
  * shows while the page reads; its create waits (READ_GRACE_MS) until the bytes are kept. A refusal

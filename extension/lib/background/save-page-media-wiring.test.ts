@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import background from '@/entrypoints/background';
-import { passInProgress } from '@/lib/background/background-sync';
+import { passInProgress } from '@/lib/messaging/sync-soon';
 import { db } from '@/lib/storage/database';
 import { backgroundTestbed, connect, putGroup } from '@/lib/testing/test-setup';
 

@@ -1,18 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Browser } from 'wxt/browser';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { syncSoon } from '@/lib/background/background-sync';
 import { addAsset, addHeld, onMenuClick } from '@/lib/background/menu-click';
 import { captureNote } from '@/lib/capture/capture-note';
-import { READ_GRACE_MS } from '@/lib/capture/capture-upload';
-import { stagedKey, uploadBytes } from '@/lib/capture/upload-bytes';
 import { setLocale } from '@/lib/i18n/translate';
+import { syncSoon } from '@/lib/messaging/sync-soon';
+import { READ_GRACE_MS } from '@/lib/saving/capture-upload';
 import { db } from '@/lib/storage/database';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
+import { stagedKey, uploadBytes } from '@/lib/storage/upload-bytes';
 import { FakePage } from '@/lib/testing/fake-page';
 import { FakeProxy } from '@/lib/testing/fake-proxy';
 import { dataUrl, jpegBytes, mp3Bytes, mp4Bytes, pngBytes, svgBytes } from '@/lib/testing/media-bytes';
 import { backgroundTestbed, type BrowserMocks, connect, putGroup, shown } from '@/lib/testing/test-setup';
+// The sync engine registers its pass with syncSoon when loaded.
+import '@/lib/background/background-sync';
 
 let proxy: FakeProxy;
 let mocks: BrowserMocks;

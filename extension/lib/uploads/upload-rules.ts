@@ -1,5 +1,5 @@
 import { type AssetType, bytesProblem, checkDeclared, type MediaFormat, type MediaKind, mediaType, sniffFormat, UPLOAD_LIMITS, UPLOAD_TYPES } from '@@/shared';
-import { formatSize } from '@/lib/capture/format-size';
+import { formatSize } from '@/lib/format/format-size';
 import { t } from '@/lib/i18n/translate';
 
 /**

@@ -1,6 +1,6 @@
-import type { AddItemReply } from '@/lib/background-messages';
-import { type AddRequest, addToLibrary } from '@/lib/capture/add-to-library';
 import { t } from '@/lib/i18n/translate';
+import type { AddItemReply } from '@/lib/messaging/extension-messages';
+import { type AddRequest, addToLibrary } from '@/lib/saving/add-to-library';
 import { groupStore } from '@/lib/storage/group-store';
 import { lastUsedGroup } from '@/lib/storage/last-used-group';
 import { announceChange } from '@/lib/storage/store-changes';

@@ -1,8 +1,8 @@
-import { uploadBytes } from '@/lib/capture/upload-bytes';
-import { sendKeptBytes } from '@/lib/capture/upload-transport';
 import { t } from '@/lib/i18n/translate';
 import { ApiError } from '@/lib/proxy/api-failure';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { uploadBytes } from '@/lib/storage/upload-bytes';
+import { sendKeptBytes } from '@/lib/uploads/upload-transport';
 
 import { assetStore } from '@/lib/storage/asset-store';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
@@ -18,7 +18,7 @@ import { announceChange } from '@/lib/storage/store-changes';
  * address's life (MEDIA_URL_TTL_SECONDS, a day by default) sends the same URL with the same key;
  * past it, the bytes are uploaded again first (they are kept until the create is accepted).
  *
- * Progress: the bytes sent are counted where the browser can (capture/upload-transport: an
+ * Progress: the bytes sent are counted where the browser can (uploads/upload-transport: an
  * XMLHttpRequest, in Chrome from the offscreen document, since a service worker has none and its
  * fetch reports no upload progress) and written to the item: "Uploading: 12 MB of 48.3 MB".
  */

@@ -1,10 +1,10 @@
 import { browser, type Browser } from 'wxt/browser';
-import type { StoredBytes } from '@/lib/capture/upload-bytes';
 import { t } from '@/lib/i18n/translate';
 import { ApiError, type ApiFailure } from '@/lib/proxy/api-failure';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { type UploadAnswer, uploadMedia } from '@/lib/proxy/upload-client';
 import { type SendProgress, xhrFetch } from '@/lib/proxy/xhr-fetch';
+import type { StoredBytes } from '@/lib/storage/upload-bytes';
 
 /**
  * How kept bytes travel to `POST /proxy/uploads` with the bytes sent counted: XMLHttpRequest where

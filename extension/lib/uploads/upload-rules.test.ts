@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { UPLOAD_TYPES } from '@@/shared';
-import { formatSize } from '@/lib/capture/format-size';
-import { checkUpload, readLimitFor, typeOfFormat } from '@/lib/capture/upload-rules';
+import { formatSize } from '@/lib/format/format-size';
 import { setLocale } from '@/lib/i18n/translate';
 import { jpegBytes, mp3Bytes, mp4Bytes, pngBytes, svgBytes } from '@/lib/testing/media-bytes';
+import { checkUpload, readLimitFor, typeOfFormat } from '@/lib/uploads/upload-rules';
 
 afterEach(() => setLocale('en'));
 

@@ -1,14 +1,14 @@
 import { type AssetType, sha256Hex, SNIFF_BYTES } from '@@/shared';
-import type { AddItemReply } from '@/lib/background-messages';
-import type { AddRequest } from '@/lib/capture/add-to-library';
-import { uploadBytes } from '@/lib/capture/upload-bytes';
-import { checkUpload } from '@/lib/capture/upload-rules';
 import { t } from '@/lib/i18n/translate';
-import { notify } from '@/lib/notify';
+import type { AddItemReply } from '@/lib/messaging/extension-messages';
+import { notify } from '@/lib/messaging/notify';
+import type { AddRequest } from '@/lib/saving/add-to-library';
 import { assetStore } from '@/lib/storage/asset-store';
 import { newLocalId } from '@/lib/storage/database';
 import type { CaptureState, UploadReason } from '@/lib/storage/records/capture-state';
 import { announceChange } from '@/lib/storage/store-changes';
+import { uploadBytes } from '@/lib/storage/upload-bytes';
+import { checkUpload } from '@/lib/uploads/upload-rules';
 import '@/lib/i18n/background.en';
 
 /**
