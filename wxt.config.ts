@@ -32,7 +32,7 @@ export default defineConfig({
     name: 'Arkbridge',
     description: 'Add web images, videos and audio to your team asset library and turn them into AI video.',
     // `offscreen` (Chrome): uploads are sent from an offscreen document, where XMLHttpRequest counts
-    // the bytes sent (lib/capture/upload-transport); Firefox's background page has it already.
+    // the bytes sent (lib/uploads/upload-transport); Firefox's background page has it already.
     permissions: ['contextMenus', 'alarms', 'notifications', 'downloads', 'activeTab', 'scripting', ...(browser === 'firefox' ? [] : ['offscreen'])],
     optional_host_permissions: ['http://*/*', 'https://*/*'],
     // The keyboard save (lib/background/keyboard-save). Alt+Shift+S suits both browsers' rules for a
