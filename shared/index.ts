@@ -21,6 +21,7 @@ export * from './catalog/models';
 export * from './gateway/money';
 export * from './gateway/prices';
 export * from './gateway/budgets';
+export * from './gateway/quote';
 export * from './catalog/output-size';
 export * from './media/media-kinds';
 export * from './gateway/arkbridge-field';

@@ -59,8 +59,8 @@ export interface MemberBudgetOverview extends MemberBudgetState {
 /** A period has at most 3 thresholds × (member + team) alerts; more is not read. */
 export const USAGE_ALERTS_READ_MAX = 50;
 
-const amount = v.pipe(v.number(), v.finite());
-const amountOrNull = v.nullable(amount);
+export const amount = v.pipe(v.number(), v.finite());
+export const amountOrNull = v.nullable(amount);
 const wholeNumber = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 /** An alert raised when spend crossed a threshold of a limit. */
