@@ -31,7 +31,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Signer } from '../worker/proxy/signing/signer';
+import { Signer } from '../worker/proxy/infra/signing/signer';
 import { startProxy, TEST_PROXY_SECRETS, TEST_VARS, type Server } from '../test/support/sandbox';
 import { AdminClient } from './lib/admin-client';
 import { stopChild } from './lib/processes';

@@ -12,8 +12,8 @@
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { hmacKey, hmacSha256Hex, sha256Hex } from '../../worker/proxy/signing/sha256';
-import { Signer } from '../../worker/proxy/signing/signer';
+import { hmacKey, hmacSha256Hex, sha256Hex } from '../../worker/proxy/infra/signing/sha256';
+import { Signer } from '../../worker/proxy/infra/signing/signer';
 
 const encoder = new TextEncoder();
 const signer = new Signer({ accessKeyId: 'AKBENCH', secretAccessKey: 'bench-secret-access-key' });

@@ -29,19 +29,19 @@ import {
   videoError,
   videoTaskAnswerSchema,
 } from '../../shared';
-import { admin } from './admin/routes';
-import { consoleApp } from './console/console-app';
-import { connectPage } from './console/connect-page';
-import type { ProxyEnv } from './env';
-import { allowHttpMedia, missingConfig, secretValues } from './proxy-settings';
-import { corsFor } from './http/cors';
-import { memberAuth, type MemberVars } from './http/member';
-import { jsonResponse, libraryFailure, toResponse, unauthorizedLibrary, unauthorizedVideo, videoFailure, type ProxyResponse } from './http/responses';
-import { createLogger } from './log/logger';
-import { cleanMediaStore } from './media/media-cleanup';
-import { serveMedia } from './media/media-route';
-import { deleteUpload, handleUpload, listUploads } from './media/upload-handler';
-import { openApiRoute } from './openapi/openapi-document';
+import { admin } from './routes/admin/admin-routes';
+import { consoleApp } from './routes/console/console-app';
+import { connectPage } from './routes/console/connect-page';
+import type { ProxyEnv } from './infra/settings/proxy-env';
+import { allowHttpMedia, missingConfig, secretValues } from './infra/settings/proxy-settings';
+import { corsFor } from './routes/middleware/cors';
+import { memberAuth, type MemberVars } from './routes/middleware/member-auth';
+import { jsonResponse, libraryFailure, toResponse, unauthorizedLibrary, unauthorizedVideo, videoFailure, type ProxyResponse } from './infra/http/responses';
+import { createLogger } from './infra/log/logger';
+import { cleanMediaStore } from './domain/media/media-cleanup';
+import { serveMedia } from './domain/media/media-route';
+import { deleteUpload, handleUpload, listUploads } from './domain/media/upload-handler';
+import { openApiRoute } from './routes/openapi/openapi-document';
 import {
   empty,
   envelopeErrors,
@@ -56,11 +56,11 @@ import {
   SIGNED_MEDIA,
   TOO_LARGE_JSON,
   UNAUTHORIZED_MEMBER,
-} from './openapi/route-docs';
+} from './routes/openapi/route-docs';
 
-export { MemberState } from './members/member-state';
-export { MemberDirectory } from './members/directory';
-export { TeamLedger } from './ledger/team-ledger';
+export { MemberState } from './objects/member-state';
+export { MemberDirectory } from './objects/member-directory';
+export { TeamLedger } from './objects/team-ledger';
 
 type Env = { Bindings: ProxyEnv; Variables: MemberVars };
 const app = new Hono<Env>();
