@@ -1,14 +1,12 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { ProxySettings } from '../infra/settings/proxy-settings';
-import type { MemberState, Profile } from './member-state';
+import type { ProxyEnv } from '../infra/settings/proxy-env';
+import { memberPort } from './object-stubs';
+import type { MemberProfile as Profile } from '../../../shared';
 import { hashToken, newMemberId, newToken } from '../domain/members/token';
 import { closeSession, noteSigninFailure, openSession, readSession, SESSION_SCHEMA, signinAllowed, type Session } from '../domain/admin/console-sessions';
 
 /** Members whose profile an older directory did not keep, read from their objects this many at a time. */
 const BACKFILL_BATCH = 50;
-
-/** What the directory needs: the members' namespace (typed here, not through env.ts, to keep imports one-way). */
-type DirectoryEnv = ProxySettings & { MEMBERS: DurableObjectNamespace<MemberState> };
 
 /**
  * The list of members, for the admin API only: never on a member's request path (each member's
@@ -16,8 +14,8 @@ type DirectoryEnv = ProxySettings & { MEMBERS: DurableObjectNamespace<MemberStat
  * whether it is revoked, so that listing the team is one query, not a call to every member's
  * object. Those facts change only through this object (add, revoke; names never change).
  */
-export class MemberDirectory extends DurableObject<DirectoryEnv> {
-  constructor(state: DurableObjectState, env: DirectoryEnv) {
+export class MemberDirectory extends DurableObject<ProxyEnv> {
+  constructor(state: DurableObjectState, env: ProxyEnv) {
     super(state, env);
     const sql = this.ctx.storage.sql;
     sql.exec('CREATE TABLE IF NOT EXISTS members (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)');
@@ -52,7 +50,7 @@ export class MemberDirectory extends DurableObject<DirectoryEnv> {
   }
 
   #member(id: string) {
-    return this.env.MEMBERS.get(this.env.MEMBERS.idFromName(id));
+    return memberPort(this.env, id);
   }
 
   async add(name: string): Promise<{ id: string; name: string; token: string }> {

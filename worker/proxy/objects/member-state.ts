@@ -6,8 +6,8 @@ import * as video from '../domain/video/video-handler';
 import type { MemberContext } from '../domain/members/member-context';
 import { MEMBER_SCHEMA, TASK_SCHEMA } from '../domain/members/member-schema';
 import { owns } from '../domain/members/owned';
-import { ledgerOf } from './handles';
-import type { MediaEnv } from '../domain/media/media-env';
+import type { ProxyEnv } from '../infra/settings/proxy-env';
+import { ledgerPort } from './object-stubs';
 import { TaskTracker } from '../domain/tracking/task-tracker';
 
 export type Profile = MemberProfile;
@@ -35,17 +35,17 @@ export type VideoCall =
  * One member's state, strongly consistent: token hash, owned ids, idempotency records,
  * portrait handles, consents. Each authenticated request is handled here in one call.
  */
-export class MemberState extends DurableObject<MediaEnv> {
+export class MemberState extends DurableObject<ProxyEnv> {
   readonly #tracker: TaskTracker;
 
-  constructor(state: DurableObjectState, env: MediaEnv) {
+  constructor(state: DurableObjectState, env: ProxyEnv) {
     super(state, env);
     this.ctx.storage.sql.exec(MEMBER_SCHEMA);
     this.ctx.storage.sql.exec(TASK_SCHEMA);
     this.#tracker = new TaskTracker({
       sql: this.ctx.storage.sql,
       env,
-      ledger: () => ledgerOf(env),
+      ledger: () => ledgerPort(env),
       setAlarm: (at) => void (at === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(at)),
       memberId: () => this.#row()?.id ?? null,
       memberName: () => this.#row()?.name ?? null,
@@ -73,7 +73,7 @@ export class MemberState extends DurableObject<MediaEnv> {
               env: this.env,
               memberId: row.id,
               waitUntil: (p) => this.ctx.waitUntil(p),
-              ledger: () => ledgerOf(this.env),
+              ledger: () => ledgerPort(this.env),
               tracker: this.#tracker,
             },
           } : null;

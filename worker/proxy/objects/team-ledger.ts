@@ -20,30 +20,13 @@ import {
   type UsageView,
 } from '../../../shared';
 import type { ProxySettings } from '../infra/settings/proxy-settings';
+import type { Ending, Refused, Reservation, StorageKind } from '../domain/ledger/ledger-port';
 import { alertsFor, raiseAlerts, webhookPayload } from '../domain/ledger/alerts';
 import { appendAudit, readAudit } from '../domain/ledger/audit-log';
 import { addToTotals, budgetState, memberBudgetState, memberScope, readBudget, refusalFor, TEAM, writeBudget, type Refusal } from '../domain/ledger/budget-book';
 import { LEDGER_SCHEMA } from '../domain/ledger/ledger-schema';
 import { PriceBook, type StoredPrices } from '../domain/ledger/price-book';
 import { storageByMember, storageOf, teamTasks, usageCsv, usageRows, type TaskFilter } from '../domain/ledger/usage-report';
-
-/** A create allowed to start: its reservation and what it costs. */
-export interface Reservation {
-  ok: true;
-  id: string;
-  cost: number;
-  currency: string;
-  priced: boolean;
-}
-
-/** A create refused, with the numbers its message names (amounts in the currency). */
-export type Refused = { ok: false; currency: string; message: string } & (
-  | { kind: 'running'; running: number; maxRunning: number }
-  | { kind: 'budget'; scope: 'member' | 'team'; remaining: number; cost: number }
-);
-
-/** How a tracked task ended, for its charge. */
-export type Ending = 'completed' | 'failed' | 'expired';
 
 /**
  * The team's money, in one Durable Object so that every decision about it is serialised: prices,
@@ -186,7 +169,7 @@ export class TeamLedger extends DurableObject<ProxySettings> {
 
   // --- the media store's bytes (uploads and kept outputs) per member ---
 
-  addStorage(member: string, kind: 'uploads' | 'outputs', delta: number): void {
+  addStorage(member: string, kind: StorageKind, delta: number): void {
     // Never below zero: a cleanup and a delete of the same object may both report it.
     if (this.#sql.exec('UPDATE storage SET bytes = MAX(0, bytes + ?) WHERE member = ? AND kind = ?', delta, member, kind).rowsWritten === 0) {
       this.#sql.exec('INSERT INTO storage (member, kind, bytes) VALUES (?, ?, ?)', member, kind, Math.max(0, delta));

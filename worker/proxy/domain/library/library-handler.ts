@@ -3,7 +3,7 @@ import { allowHttpMedia, upstreamTimeoutMs } from '../../infra/settings/proxy-se
 import { jsonResponse, libraryFailure, type ProxyResponse } from '../../infra/http/responses';
 import type { MemberContext } from '../members/member-context';
 import * as idempotency from '../members/idempotency';
-import { isTimeout, libraryCall, withDeadline, type Upstream } from '../../infra/upstream/fetch';
+import { isTimeout, libraryCall, type Upstream } from '../../infra/upstream/fetch';
 import { relayLibrary } from './library-relay';
 import { RULES, type Rule } from './rules';
 
@@ -28,6 +28,9 @@ const libraryKeyAnswers = (action: Action): idempotency.IdempotencyAnswers => ({
   invalidKey: (problem) => invalid(action, problem),
   inProgress: () => libraryFailure(409, action, 'IdempotencyInProgress', 'Idempotency-Key: a request with this key is still running; retry shortly with the same key.'),
   reused: () => libraryFailure(422, action, 'IdempotencyKeyReused', 'Idempotency-Key: this key was already used with a different body.'),
+  stillRunning: (keyed) => libraryFailure(504, action, 'UpstreamTimeout', keyed
+    ? 'The service has not answered yet; the create may still succeed. Retry with the same Idempotency-Key to get its result; do not create again without it.'
+    : 'The service has not answered yet; the create may still succeed. List the group before creating again (send an Idempotency-Key to make retries safe).'),
 });
 
 /**
@@ -63,14 +66,7 @@ export async function handleLibrary(m: MemberContext, call: LibraryCall): Promis
     return { response: result === undefined ? relayed.response : jsonResponse(200, { ...relayed.envelope, Result: result }), accepted: true };
   };
   if (!create) return (await send()).response;
-
+  const deadlineMs = upstreamTimeoutMs(m.env);
   const key = call.idempotencyKey;
-  const run = idempotency.withIdempotency(m.sql, action, key, json, libraryKeyAnswers(action), send);
-  const answered = await withDeadline(run, upstreamTimeoutMs(m.env));
-  if (answered) return answered;
-  // The service is slow: the call goes on and its outcome is kept under the key.
-  m.waitUntil(run);
-  return libraryFailure(504, action, 'UpstreamTimeout', key !== null
-    ? 'The service has not answered yet; the create may still succeed. Retry with the same Idempotency-Key to get its result; do not create again without it.'
-    : 'The service has not answered yet; the create may still succeed. List the group before creating again (send an Idempotency-Key to make retries safe).');
+  return idempotency.idempotentCreate({ sql: m.sql, scope: action, header: key, body: json, answers: libraryKeyAnswers(action), deadlineMs, waitUntil: m.waitUntil }, send);
 }

@@ -1,4 +1,4 @@
-import { ledgerOf } from '../../objects/handles';
+import type { StorageLedger } from '../ledger/ledger-port';
 import type { MediaEnv } from './media-env';
 import { outputsPrefix, uploadsPrefix, withMetadata } from './media-ids';
 
@@ -19,7 +19,7 @@ export interface CleanupReport {
   bytes: number;
 }
 
-export async function cleanMediaStore(env: MediaEnv, nowSeconds = Math.floor(Date.now() / 1000)): Promise<CleanupReport> {
+export async function cleanMediaStore(env: MediaEnv, ledger: StorageLedger, nowSeconds = Math.floor(Date.now() / 1000)): Promise<CleanupReport> {
   const report: CleanupReport = { uploads: 0, outputs: 0, bytes: 0 };
   const freed = new Map<string, { uploads: number; outputs: number }>();
   for (const [prefix, field, dueAt] of [
@@ -49,7 +49,6 @@ export async function cleanMediaStore(env: MediaEnv, nowSeconds = Math.floor(Dat
       cursor = listed.cursor;
     }
   }
-  const ledger = ledgerOf(env);
   for (const [member, bytes] of freed) {
     if (bytes.uploads) await ledger.addStorage(member, 'uploads', -bytes.uploads);
     if (bytes.outputs) await ledger.addStorage(member, 'outputs', -bytes.outputs);

@@ -1,4 +1,4 @@
-import type { LedgerEnv } from '../../objects/handles';
+import type { ProxySettings } from '../../infra/settings/proxy-settings';
 
-/** What the media store needs: the R2 bucket, the ledger (storage per member) and the settings. */
-export type MediaEnv = LedgerEnv & { MEDIA: R2Bucket };
+/** What the media store needs: the settings and the R2 bucket (the ledger's bookkeeping is passed in apart). */
+export type MediaEnv = ProxySettings & { MEDIA: R2Bucket };

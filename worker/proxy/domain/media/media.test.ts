@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../../shared';
 import worker from '../../index';
 import { signedAddress } from './media-address';
+import { ledgerObject } from '../../objects/handles';
 import { cleanMediaStore } from './media-cleanup';
 import { appFetch, call, mediaUrl, proxyEnv, type Member } from '../../testing/proxy-test-client';
 import { create, usage } from '../../testing/gateway-test-steps';
@@ -267,9 +268,9 @@ describe('cleanup', () => {
     await runTracking(m);
     const { keptUntil } = (await call(m, 'GET', `/v1/video/generations/${created.body.id}`)).body.arkbridge;
     // Just expired: within the grace hour, kept.
-    await cleanMediaStore(proxyEnv as never, up.body.expiresAt + 60);
+    await cleanMediaStore(proxyEnv, ledgerObject(proxyEnv), up.body.expiresAt + 60);
     expect((await call(m, 'GET', '/proxy/uploads')).body.uploads).toHaveLength(1);
-    const report = await cleanMediaStore(proxyEnv as never, keptUntil + 1);
+    const report = await cleanMediaStore(proxyEnv, ledgerObject(proxyEnv), keptUntil + 1);
     expect(report.uploads).toBeGreaterThanOrEqual(1);
     expect(report.outputs).toBeGreaterThanOrEqual(1);
     expect((await call(m, 'GET', '/proxy/uploads')).body.uploads).toEqual([]);

@@ -1,5 +1,5 @@
 import { bytesProblem, checkDeclared, randomHex, SNIFF_BYTES } from '../../../../shared';
-import { ledgerOf } from '../../objects/handles';
+import type { StorageLedger } from '../ledger/ledger-port';
 import { mediaUrlTtlSeconds } from '../../infra/settings/proxy-settings';
 import { signedAddress } from './media-address';
 import type { MediaEnv } from './media-env';
@@ -157,6 +157,7 @@ async function pump(body: ReadableStream<Uint8Array>, head: Uint8Array, ended: b
 
 export async function handleUpload(
   env: MediaEnv,
+  ledger: StorageLedger,
   member: string,
   request: { headers: Headers; body: ReadableStream<Uint8Array> | null },
   origin: string,
@@ -208,7 +209,7 @@ export async function handleUpload(
     if (piped.status === 'rejected' && piped.reason instanceof Refused) return { ok: false, refusal: piped.reason.refusal };
     return { ok: false, refusal: { status: 502, code: 'media_store_failed', message: 'The upload could not be stored; nothing was kept. Try again.' } };
   }
-  await ledgerOf(env).addStorage(member, 'uploads', length.length);
+  await ledger.addStorage(member, 'uploads', length.length);
   return {
     ok: true,
     answer: { id, url: signedAddress(secret, origin, id, expiresAt), expiresAt, size: length.length, contentType: declared.type, sha256: hex(await digest.digest), name: name.name },
@@ -216,14 +217,14 @@ export async function handleUpload(
 }
 
 /** `DELETE /proxy/uploads/:id`: only the member's own; another's id is as unknown as a missing one. */
-export async function deleteUpload(env: MediaEnv, member: string, id: string): Promise<boolean> {
+export async function deleteUpload(env: MediaEnv, ledger: StorageLedger, member: string, id: string): Promise<boolean> {
   const parsed = parseMediaId(id);
   if (!parsed || parsed.kind !== 'upload' || parsed.member !== member) return false;
   const key = objectKey(parsed);
   const head = await env.MEDIA.head(key);
   if (!head) return false;
   await env.MEDIA.delete(key);
-  await ledgerOf(env).addStorage(member, 'uploads', -head.size);
+  await ledger.addStorage(member, 'uploads', -head.size);
   return true;
 }
 

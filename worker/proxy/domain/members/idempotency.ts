@@ -1,5 +1,6 @@
 import { LIMITS } from '../../../../shared';
 import type { ProxyResponse } from '../../infra/http/responses';
+import { withDeadline } from '../../infra/upstream/fetch';
 import { sha256Hex } from '../../../../shared';
 
 /**
@@ -44,11 +45,13 @@ export function complete(sql: SqlStorage, key: string, response: ProxyResponse):
   );
 }
 
-/** How one interface answers the refusals of the idempotency rule. */
+/** How one interface answers the refusals of the idempotency rule, and a create that outlives its deadline. */
 export interface IdempotencyAnswers {
   invalidKey(problem: string): ProxyResponse;
   inProgress(): ProxyResponse;
   reused(): ProxyResponse;
+  /** The 504 of a create still running at the deadline; `keyed`: a retry with the same key gets its outcome. */
+  stillRunning(keyed: boolean): ProxyResponse;
 }
 
 /** What a create came to: its response, and whether it was accepted (kept for replays). */
@@ -57,20 +60,38 @@ export interface Outcome {
   accepted: boolean;
 }
 
+/** One create of a member, as the idempotency rule runs it. */
+export interface IdempotentCreate {
+  sql: SqlStorage;
+  /** Keeps the keys of different operations apart (`CreateAsset:<key>`, `video:<key>`). */
+  scope: string;
+  /** The `Idempotency-Key` header; none: the create just runs. */
+  header: string | null;
+  /** The decoded body, hashed to tell a retry from a reuse of the key. */
+  body: unknown;
+  answers: IdempotencyAnswers;
+  /** How long the member waits (UPSTREAM_TIMEOUT_MS). */
+  deadlineMs: number;
+  /** Keeps the create alive after the member's answer. */
+  waitUntil(promise: Promise<unknown>): void;
+}
+
 /**
- * Runs one create under its `Idempotency-Key` header (none: it just runs). The record is begun
- * before `run` and settled once from its outcome: kept when accepted, forgotten otherwise (also
- * when `run` throws), so a refused attempt can be retried with the same key. `scope` keeps the
- * keys of different operations apart (`CreateAsset:<key>`, `video:<key>`).
+ * Runs one create under its `Idempotency-Key` (none: it just runs), within the member's deadline.
+ * The record is begun before `run` and settled once from its outcome: kept when accepted,
+ * forgotten otherwise (also when `run` throws), so a refused attempt can be retried with the same
+ * key. A create still running at the deadline goes on (its outcome is kept under the key) and the
+ * member is answered `stillRunning` at once: a slow service never makes a second task.
  */
-export async function withIdempotency(
-  sql: SqlStorage,
-  scope: string,
-  header: string | null,
-  body: unknown,
-  answers: IdempotencyAnswers,
-  run: () => Promise<Outcome>,
-): Promise<ProxyResponse> {
+export async function idempotentCreate(create: IdempotentCreate, run: () => Promise<Outcome>): Promise<ProxyResponse> {
+  const running = keyed(create, run);
+  const answered = await withDeadline(running, create.deadlineMs);
+  if (answered) return answered;
+  create.waitUntil(running);
+  return create.answers.stillRunning(create.header !== null);
+}
+
+async function keyed({ sql, scope, header, body, answers }: IdempotentCreate, run: () => Promise<Outcome>): Promise<ProxyResponse> {
   if (header === null) return (await run()).response;
   const problem = keyProblem(header);
   if (problem) return answers.invalidKey(problem);

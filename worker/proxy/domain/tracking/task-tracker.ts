@@ -1,6 +1,6 @@
 import { fromMicros, isFinished, toMicros, type TaskStatus } from '../../../../shared';
 import { rawJsonResponse, type ProxyResponse } from '../../infra/http/responses';
-import type { Ending, Reservation, TeamLedger } from '../../objects/team-ledger';
+import type { Ending, LedgerPort, Reservation } from '../ledger/ledger-port';
 import { signedAddress } from '../media/media-address';
 import type { MediaEnv } from '../media/media-env';
 import { outputId } from '../media/media-ids';
@@ -56,7 +56,8 @@ interface TaskRow {
 export interface TrackerHost {
   sql: SqlStorage;
   env: MediaEnv;
-  ledger(): DurableObjectStub<TeamLedger>;
+  /** The team's ledger (a fresh handle per call): status changes, settling, storage. */
+  ledger(): LedgerPort;
   /** Sets the object's one alarm (or clears it with null). */
   setAlarm(at: number | null): void;
   memberId(): string | null;

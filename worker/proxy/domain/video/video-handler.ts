@@ -1,11 +1,11 @@
 import { checkVideoCreate, clip, invalidParameter, parseJsonBytes, readinessFor, videoError, type Asset, type CheckedVideoCreate } from '../../../../shared';
 import { allowHttpMedia, upstreamTimeoutMs } from '../../infra/settings/proxy-settings';
-import { jsonResponse, videoFailure, type ProxyResponse } from '../../infra/http/responses';
-import type { Refused, Reservation } from '../../objects/team-ledger';
+import { videoFailure, type ProxyResponse } from '../../infra/http/responses';
+import type { Refused, Reservation } from '../ledger/ledger-port';
 import type { MemberContext } from '../members/member-context';
 import * as idempotency from '../members/idempotency';
 import { own, owns } from '../members/owned';
-import { isTimeout, libraryCall, videoCall, withDeadline, type Upstream } from '../../infra/upstream/fetch';
+import { isTimeout, libraryCall, videoCall, type Upstream } from '../../infra/upstream/fetch';
 import { relayVideo } from './video-relay';
 
 const unreachable = () => videoFailure(502, videoError('internal_error', 'The video service could not be reached. Try again later.', 'server_error'));
@@ -113,14 +113,8 @@ export async function createTask(m: MemberContext, rawBody: ArrayBuffer, idempot
       if (!outcome?.accepted) await m.ledger().release(reservation.id);
     }
   };
-  const run = idempotency.withIdempotency(m.sql, 'video', idempotencyKey, json, VIDEO_KEY_ANSWERS, send);
-  const answered = await withDeadline(run, upstreamTimeoutMs(m.env));
-  if (answered) return answered;
-  // The service is slow: the call goes on and its outcome is kept under the key.
-  m.waitUntil(run);
-  return videoFailure(504, videoError('upstream_timeout', idempotencyKey !== null
-    ? 'The video service has not answered yet; the task may still be created. Retry with the same Idempotency-Key to get its id; do not create again without it.'
-    : 'The video service has not answered yet; the task may still be created. Send an Idempotency-Key so that a retry cannot create a second task.', 'server_error'));
+  const deadlineMs = upstreamTimeoutMs(m.env);
+  return idempotency.idempotentCreate({ sql: m.sql, scope: 'video', header: idempotencyKey, body: json, answers: VIDEO_KEY_ANSWERS, deadlineMs, waitUntil: m.waitUntil }, send);
 }
 
 /** The create itself, under a reservation: accepted tasks are owned, tracked and bound to it. */
@@ -148,7 +142,7 @@ async function sendCreate(m: MemberContext, create: CheckedVideoCreate, json: un
 function refusal(refused: Refused): ProxyResponse {
   if (refused.kind === 'running') {
     const error = { ...videoError('too_many_running_tasks', refused.message, 'rate_limit_error').error, running: refused.running, maxRunning: refused.maxRunning };
-    return jsonResponse(429, { error });
+    return videoFailure(429, { error });
   }
   const error = {
     ...videoError('budget_exceeded', refused.message, 'insufficient_quota').error,
@@ -157,13 +151,16 @@ function refusal(refused: Refused): ProxyResponse {
     cost: refused.cost,
     currency: refused.currency,
   };
-  return jsonResponse(402, { error });
+  return videoFailure(402, { error });
 }
 
 const VIDEO_KEY_ANSWERS: idempotency.IdempotencyAnswers = {
   invalidKey: (problem) => videoFailure(400, invalidParameter('Idempotency-Key', problem)),
   inProgress: () => videoFailure(409, videoError('idempotency_in_progress', 'A request with this Idempotency-Key is still running; retry shortly with the same key.', 'invalid_request_error')),
   reused: () => videoFailure(422, videoError('idempotency_key_reused', 'This Idempotency-Key was already used with a different body.', 'invalid_request_error')),
+  stillRunning: (keyed) => videoFailure(504, videoError('upstream_timeout', keyed
+    ? 'The video service has not answered yet; the task may still be created. Retry with the same Idempotency-Key to get its id; do not create again without it.'
+    : 'The video service has not answered yet; the task may still be created. Send an Idempotency-Key so that a retry cannot create a second task.', 'server_error')),
 };
 
 async function checkReferences(m: MemberContext, create: CheckedVideoCreate): Promise<ProxyResponse | null> {

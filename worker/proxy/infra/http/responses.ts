@@ -41,3 +41,13 @@ export const unauthorizedLibrary = (action: string) =>
 
 export const unauthorizedVideo = () =>
   videoFailure(401, videoError('unauthorized', 'A valid member token is required: Authorization: Bearer <member token>.', 'authentication_error'));
+
+/**
+ * The proxy's own error answer, `{"error":{"code","message"[,"param"]}}` (docs/proxy-api.md): the
+ * one place its shape is written. The message is made a sentence; `param` names the field at fault.
+ */
+export const errorBody = (code: string, message: string, param?: string) => ({ error: { code, message: sentence(message), ...(param ? { param } : {}) } });
+
+/** The proxy's own error answer as a response of the member routes. */
+export const proxyError = (status: number, code: string, message: string, param?: string, headers?: Record<string, string>): ProxyResponse =>
+  jsonResponse(status, errorBody(code, message, param), headers);

@@ -2,7 +2,8 @@ import { createExecutionContext, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { ProxyEnv } from './proxy-env';
 import app from '../../index';
-import { ledgerOf } from '../../objects/handles';
+import { memberObject } from '../../objects/handles';
+import { ledgerPort } from '../../objects/object-stubs';
 import { TaskTracker } from '../../domain/tracking/task-tracker';
 import { handleLibrary } from '../../domain/library/library-handler';
 import type { MemberContext } from '../../domain/members/member-context';
@@ -24,7 +25,7 @@ async function fetchWith(vars: Partial<ProxyEnv>, path: string, init: RequestIni
 
 /** Runs `fn` as the member's request handler inside their object, with `vars` overriding the env. */
 function asMember<T>(m: Member, vars: Partial<ProxyEnv>, fn: (ctx: MemberContext) => Promise<T>): Promise<T> {
-  const stub = proxyEnv.MEMBERS.get(proxyEnv.MEMBERS.idFromName(m.id));
+  const stub = memberObject(proxyEnv, m.id);
   const env = { ...proxyEnv, ...vars };
   return runInDurableObject(stub, (_instance, state) =>
     fn({
@@ -32,8 +33,8 @@ function asMember<T>(m: Member, vars: Partial<ProxyEnv>, fn: (ctx: MemberContext
       env,
       memberId: m.id,
       waitUntil: (p) => state.waitUntil(p),
-      ledger: () => ledgerOf(env),
-      tracker: new TaskTracker({ sql: state.storage.sql, env, ledger: () => ledgerOf(env), setAlarm: () => undefined, memberId: () => m.id, memberName: () => null }),
+      ledger: () => ledgerPort(env),
+      tracker: new TaskTracker({ sql: state.storage.sql, env, ledger: () => ledgerPort(env), setAlarm: () => undefined, memberId: () => m.id, memberName: () => null }),
     }),
   );
 }

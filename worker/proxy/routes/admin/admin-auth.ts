@@ -3,8 +3,10 @@ import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { sameSecret } from '../../../../shared';
 import { ACCESS_HEADER, verifyAccess } from '../../domain/admin/access-identity';
-import type { ProxyEnv } from '../../infra/settings/proxy-env';
 import { bearerToken } from '../../domain/members/token';
+import type { ProxyEnv } from '../../infra/settings/proxy-env';
+import { directoryObject } from '../../objects/handles';
+import { contextError } from '../answers';
 
 /**
  * Who may use the admin API, and how a change is protected against cross-site requests.
@@ -27,8 +29,6 @@ export type AdminIdentity =
   | { ok: true; actor: string; via: 'token' | 'access' | 'session'; csrf?: string; sessionId?: string }
   | { ok: false; status: 401 | 403; message: string };
 
-const directory = (env: ProxyEnv) => env.DIRECTORY.get(env.DIRECTORY.idFromName('directory'));
-
 /** The identity of an admin request (bearer token, Access assertion, or console session), or why there is none. */
 export async function adminIdentity(c: Context<{ Bindings: ProxyEnv; Variables: any }>): Promise<AdminIdentity> {
   const token = bearerToken(c.req.header('authorization'));
@@ -45,7 +45,7 @@ export async function adminIdentity(c: Context<{ Bindings: ProxyEnv; Variables: 
   }
   const sessionId = getCookie(c, SESSION_COOKIE);
   if (sessionId) {
-    const session = await directory(c.env).session(sessionId);
+    const session = await directoryObject(c.env).session(sessionId);
     if (session) return { ok: true, actor: session.actor, via: 'session', csrf: session.csrf, sessionId };
   }
   return { ok: false, status: 401, message: 'The admin API needs Authorization: Bearer <ADMIN_TOKEN>, a Cloudflare Access sign-in, or a console session.' };
@@ -68,9 +68,9 @@ export function crossSiteProblem(c: Context, identity: Extract<AdminIdentity, { 
 /** The admin API's gate. */
 export const adminAuth = createMiddleware<{ Bindings: ProxyEnv; Variables: AdminVars }>(async (c, next) => {
   const identity = await adminIdentity(c);
-  if (!identity.ok) return c.json({ error: { code: identity.status === 401 ? 'unauthorized' : 'forbidden', message: identity.message } }, identity.status);
+  if (!identity.ok) return contextError(c)(identity.status, identity.status === 401 ? 'unauthorized' : 'forbidden', identity.message);
   const problem = crossSiteProblem(c, identity, c.req.header(CSRF_HEADER));
-  if (problem) return c.json({ error: { code: 'forbidden', message: problem } }, 403);
+  if (problem) return contextError(c)(403, 'forbidden', problem);
   c.set('actor', identity.actor);
   await next();
 });

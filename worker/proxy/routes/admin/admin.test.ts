@@ -2,6 +2,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { adminHeaders, api, call, proxyEnv, proxyFetch } from '../../testing/proxy-test-client';
 import { member, memberRows } from '../../testing/proxy-test-steps';
+import { directoryObject } from '../../objects/handles';
 import { memberTokens } from '../../testing/leak-guard';
 
 /** The admin API (docs/proxy-api.md, "Admin"). */
@@ -90,7 +91,7 @@ describe('GET /admin/members', () => {
 });
 
 describe('the member directory', () => {
-  const directory = () => proxyEnv.DIRECTORY.get(proxyEnv.DIRECTORY.idFromName('directory'));
+  const directory = () => directoryObject(proxyEnv);
   const rows = () =>
     runInDurableObject(directory(), (_instance, state) => state.storage.sql.exec('SELECT id, name, revoked FROM members').toArray() as { id: string; name: string | null; revoked: number }[]);
 

@@ -10,10 +10,8 @@ import {
   memberBudgetListSchema,
   memberBudgetSchema,
   memberBudgetStateSchema,
-  parseJsonBytes,
   priceTableSchema,
   REPORT_DAYS_MAX,
-  sentence,
   storedPricesSchema,
   tasksQuerySchema,
   teamBudgetSchema,
@@ -22,7 +20,9 @@ import {
   usageReportSchema,
 } from '../../../../shared';
 import type { ProxyEnv } from '../../infra/settings/proxy-env';
-import { ledgerOf } from '../../objects/handles';
+import { directoryObject, ledgerObject } from '../../objects/handles';
+import { contextError } from '../answers';
+import { readJsonBody } from '../json-body';
 import { dayKey } from '../../domain/ledger/periods';
 import { ADMIN, ADMIN_REFUSALS, errors, INVALID_JSON, json, jsonBody, queryParameters, TOO_LARGE_JSON } from '../openapi/route-docs';
 import type { AdminVars } from './admin-auth';
@@ -32,16 +32,10 @@ export const gatewayAdmin = new Hono<{ Bindings: ProxyEnv; Variables: AdminVars 
 
 type AdminContext = Context<{ Bindings: ProxyEnv; Variables: AdminVars }>;
 
-const invalid = (c: AdminContext, field: string, message: string) =>
-  c.json({ error: { code: 'invalid_parameter', message: sentence(message), param: field } }, 400);
+const invalid = (c: AdminContext, field: string, message: string) => contextError(c)(400, 'invalid_parameter', message, field);
 
-/** The JSON body of `c` checked against `schema`: the value, or the 400 answer naming the field. */
-async function body<S extends v.GenericSchema>(c: AdminContext, schema: S): Promise<{ value: v.InferOutput<S> } | { refused: Response }> {
-  const parsed = parseJsonBytes(await c.req.arrayBuffer());
-  if (!parsed.ok) return { refused: invalid(c, 'body', parsed.message) };
-  const checked = check(schema, parsed.value);
-  return checked.ok ? { value: checked.value } : { refused: invalid(c, checked.problem.field, checked.problem.message) };
-}
+/** The JSON body of `c` checked against `schema` (routes/json-body.ts), answered as the admin API answers. */
+const body = <S extends v.GenericSchema>(c: AdminContext, schema: S) => readJsonBody(c, schema, contextError(c));
 
 const refused = (invalid: string) => errors({ 400: invalid, ...ADMIN_REFUSALS });
 const invalidQuery = '`invalid_parameter`: a query parameter refused; `param` names it.';
@@ -58,7 +52,7 @@ gatewayAdmin.get('/prices', describeRoute({
   tags: ['admin'],
   security: ADMIN,
   responses: { 200: json('The table, whether it is the default, and when it was set.', storedPricesSchema), ...errors(ADMIN_REFUSALS) },
-}), async (c) => c.json(await ledgerOf(c.env).prices()));
+}), async (c) => c.json(await ledgerObject(c.env).prices()));
 
 gatewayAdmin.put('/prices', describeRoute({
   summary: 'Replace the team\'s price table',
@@ -69,7 +63,7 @@ gatewayAdmin.put('/prices', describeRoute({
 }), async (c) => {
   const table = await body(c, priceTableSchema);
   if ('refused' in table) return table.refused;
-  return c.json(await ledgerOf(c.env).setPrices(table.value, c.get('actor')));
+  return c.json(await ledgerObject(c.env).setPrices(table.value, c.get('actor')));
 });
 
 /** Back to the table shipped with the catalog. */
@@ -78,14 +72,14 @@ gatewayAdmin.delete('/prices', describeRoute({
   tags: ['admin'],
   security: ADMIN,
   responses: { 200: json('The default table, as `GET`.', storedPricesSchema), ...errors(ADMIN_REFUSALS) },
-}), async (c) => c.json(await ledgerOf(c.env).resetPrices(c.get('actor'))));
+}), async (c) => c.json(await ledgerObject(c.env).resetPrices(c.get('actor'))));
 
 gatewayAdmin.get('/budget', describeRoute({
   summary: 'The team\'s budget',
   tags: ['admin'],
   security: ADMIN,
   responses: { 200: json('Amounts in the price table\'s currency.', budgetStateSchema), ...errors(ADMIN_REFUSALS) },
-}), async (c) => c.json(await ledgerOf(c.env).teamBudget()));
+}), async (c) => c.json(await ledgerObject(c.env).teamBudget()));
 
 gatewayAdmin.put('/budget', describeRoute({
   summary: 'Set the team\'s budget (a field left out keeps its value; a null limit removes it)',
@@ -96,11 +90,10 @@ gatewayAdmin.put('/budget', describeRoute({
 }), async (c) => {
   const change = await body(c, teamBudgetSchema);
   if ('refused' in change) return change.refused;
-  return c.json(await ledgerOf(c.env).setTeamBudget(change.value, c.get('actor')));
+  return c.json(await ledgerObject(c.env).setTeamBudget(change.value, c.get('actor')));
 });
 
-const memberNotFound = (c: AdminContext) =>
-  c.json({ error: { code: 'member_not_found', message: `No member ${clip(c.req.param('id') ?? '')} exists.` } }, 404);
+const memberNotFound = (c: AdminContext) => contextError(c)(404, 'member_not_found', `No member ${clip(c.req.param('id') ?? '')} exists.`);
 
 gatewayAdmin.get('/budgets', describeRoute({
   summary: 'Every member\'s budget, and when each last created a task',
@@ -109,8 +102,8 @@ gatewayAdmin.get('/budgets', describeRoute({
   security: ADMIN,
   responses: { 200: json('Amounts in the price table\'s currency.', memberBudgetListSchema), ...errors(ADMIN_REFUSALS) },
 }), async (c) => {
-  const members = await c.env.DIRECTORY.get(c.env.DIRECTORY.idFromName('directory')).list();
-  return c.json({ budgets: await ledgerOf(c.env).memberBudgets(members.map((m) => m.id)) });
+  const members = await directoryObject(c.env).list();
+  return c.json({ budgets: await ledgerObject(c.env).memberBudgets(members.map((m) => m.id)) });
 });
 
 gatewayAdmin.get('/members/:id/budget', describeRoute({
@@ -119,8 +112,8 @@ gatewayAdmin.get('/members/:id/budget', describeRoute({
   security: ADMIN,
   responses: { 200: json('Amounts in the price table\'s currency.', memberBudgetStateSchema), ...errors({ ...ADMIN_REFUSALS, 404: memberNotFoundDoc }) },
 }), async (c) => {
-  if (!(await c.env.DIRECTORY.get(c.env.DIRECTORY.idFromName('directory')).exists(c.req.param('id')))) return memberNotFound(c);
-  return c.json(await ledgerOf(c.env).memberBudget(c.req.param('id')));
+  if (!(await directoryObject(c.env).exists(c.req.param('id')))) return memberNotFound(c);
+  return c.json(await ledgerObject(c.env).memberBudget(c.req.param('id')));
 });
 
 gatewayAdmin.put('/members/:id/budget', describeRoute({
@@ -132,8 +125,8 @@ gatewayAdmin.put('/members/:id/budget', describeRoute({
 }), async (c) => {
   const change = await body(c, memberBudgetSchema);
   if ('refused' in change) return change.refused;
-  if (!(await c.env.DIRECTORY.get(c.env.DIRECTORY.idFromName('directory')).exists(c.req.param('id')))) return memberNotFound(c);
-  return c.json(await ledgerOf(c.env).setMemberBudget(c.req.param('id'), change.value, c.get('actor')));
+  if (!(await directoryObject(c.env).exists(c.req.param('id')))) return memberNotFound(c);
+  return c.json(await ledgerObject(c.env).setMemberBudget(c.req.param('id'), change.value, c.get('actor')));
 });
 
 const DAY_MS = 86_400_000;
@@ -157,7 +150,7 @@ gatewayAdmin.get('/usage', describeRoute({
   const from = q.value.from ?? `${dayKey(now).slice(0, 7)}-01`;
   if (from > to) return invalid(c, 'from', `from: ${from} is after to (${to})`);
   if ((Date.parse(to) - Date.parse(from)) / DAY_MS + 1 > REPORT_DAYS_MAX) return invalid(c, 'from', `from: a report covers at most ${REPORT_DAYS_MAX} days`);
-  const ledger = ledgerOf(c.env);
+  const ledger = ledgerObject(c.env);
   if (q.value.format === 'csv') {
     return c.body(await ledger.reportCsv(from, to), 200, {
       'Content-Type': 'text/csv; charset=utf-8',
@@ -176,7 +169,7 @@ gatewayAdmin.get('/tasks', describeRoute({
 }), async (c) => {
   const q = query(c, tasksQuerySchema);
   if ('refused' in q) return q.refused;
-  return c.json({ tasks: await ledgerOf(c.env).tasks({ member: q.value.member, status: q.value.status, limit: q.value.limit ?? 100 }) });
+  return c.json({ tasks: await ledgerObject(c.env).tasks({ member: q.value.member, status: q.value.status, limit: q.value.limit ?? 100 }) });
 });
 
 gatewayAdmin.get('/audit', describeRoute({
@@ -188,5 +181,5 @@ gatewayAdmin.get('/audit', describeRoute({
 }), async (c) => {
   const q = query(c, auditQuerySchema);
   if ('refused' in q) return q.refused;
-  return c.json({ entries: await ledgerOf(c.env).auditEntries(q.value.limit ?? 100) });
+  return c.json({ entries: await ledgerObject(c.env).auditEntries(q.value.limit ?? 100) });
 });

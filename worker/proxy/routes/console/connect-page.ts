@@ -1,4 +1,4 @@
-import type { Context } from 'hono';
+import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
 import { pickLanguage } from './console-i18n';
 
@@ -22,3 +22,6 @@ ${zh
   : html`<h1>Connect the Arkbridge extension</h1><p>This is your team’s Arkbridge connect link. Open the Arkbridge extension’s options page, paste the whole link into “Connect link”, and press Connect.</p><p>Do not share this link: it holds your member token.</p>`}
 </main></body></html>`);
 }
+
+/** `GET /connect`, mounted at the Worker's root. */
+export const connectRoutes = new Hono().get('/connect', connectPage);

@@ -5,7 +5,7 @@ import { INTERNAL_ERROR, SECURITY_SCHEMES, TAGS } from './route-docs';
 
 /**
  * `GET /openapi.json`: the proxy's OpenAPI 3.1 document, generated from the `describeRoute({...})`
- * each route carries (index.ts, admin/routes.ts, admin/gateway-routes.ts), whose bodies and answers
+ * each route carries (the sub-apps of routes/), whose bodies and answers
  * are resolved from the same valibot schemas the routes check with. Nothing here is written by
  * hand but the title, the tags and the security schemes. Generated at the first request and kept
  * for the isolate; `servers` is the origin of each request.

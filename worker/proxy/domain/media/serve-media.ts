@@ -1,3 +1,4 @@
+import { proxyError, toResponse } from '../../infra/http/responses';
 import { checkAddress } from './media-address';
 import type { MediaEnv } from './media-env';
 import { objectKey, parseMediaId } from './media-ids';
@@ -8,8 +9,8 @@ import { objectKey, parseMediaId } from './media-ids';
  * expires; a bad signature is 403, an expired one 410. There is no listing.
  */
 
-const json = (status: number, code: string, message: string) =>
-  new Response(JSON.stringify({ error: { code, message } }), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' } });
+/** A refusal of the media route: the proxy's error answer, never cached. */
+const json = (status: number, code: string, message: string) => toResponse(proxyError(status, code, message, undefined, { 'Cache-Control': 'no-store' }));
 
 /** One `bytes=` range, as R2 takes it; null for none; 'invalid' for a header we do not serve. */
 function parseRange(header: string | null, size: number): R2Range | null | 'invalid' {
