@@ -1,11 +1,11 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sha256Hex } from '../../../../shared';
 import worker from '../../index';
 import { signedAddress } from './media-address';
 import { ledgerObject } from '../../objects/handles';
-import { cleanMediaStore } from './media-cleanup';
+import { cleanMediaStore, UPLOAD_GRACE_SECONDS } from './media-cleanup';
 import { appFetch, call, mediaUrl, proxyEnv, type Member } from '../../testing/proxy-test-client';
 import { create, usage } from '../../testing/gateway-test-steps';
 import { advanceSandbox, member, memberRows, runTracking } from '../../testing/proxy-test-steps';
@@ -277,9 +277,23 @@ describe('cleanup', () => {
     expect(await usage(m).then((u) => u.storage)).toEqual({ uploads: 0, outputs: 0 });
   });
 
-  it('runs from the Worker’s scheduled handler', async () => {
-    const ctx = createExecutionContext();
-    await worker.scheduled!(createScheduledController({ scheduledTime: Date.now(), cron: '17 * * * *' }), env as never, ctx);
-    await waitOnExecutionContext(ctx);
+  it('runs from the Worker’s scheduled handler: an upload past its grace is deleted and its bytes freed', async () => {
+    const m = await member();
+    const png = await fixture('sample.png');
+    const up = await upload(m, png, 'image/png');
+    expect((await usage(m)).storage.uploads).toBe(png.length);
+    // The cron runs at a time past the address's expiry and the grace hour (Date faked; no wait).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime((up.body.expiresAt + UPLOAD_GRACE_SECONDS + 60) * 1000);
+      const ctx = createExecutionContext();
+      await worker.scheduled!(createScheduledController({ scheduledTime: Date.now(), cron: '17 * * * *' }), env as never, ctx);
+      await waitOnExecutionContext(ctx);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await call(m, 'GET', '/proxy/uploads')).body.uploads).toEqual([]);
+    expect((await get(up.body.url)).status).toBe(404);
+    expect((await usage(m)).storage.uploads).toBe(0);
   });
 });
