@@ -26,7 +26,7 @@ export class MemberDirectory extends DurableObject<ProxyEnv> {
     sql.exec(SESSION_SCHEMA);
   }
 
-  // --- console sessions (worker/proxy/console/console-sessions.ts) ---
+  // --- console sessions (domain/admin/console-sessions.ts) ---
 
   openSession(actor: string): Session & { id: string } {
     return openSession(this.ctx.storage.sql, actor, Date.now());

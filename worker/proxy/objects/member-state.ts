@@ -52,7 +52,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
     });
   }
 
-  /** The object's one alarm: follows the member's tasks (tracking/task-tracker.ts). */
+  /** The object's one alarm: follows the member's tasks (domain/tracking/task-tracker.ts). */
   override async alarm(): Promise<void> {
     this.#tracker.alarmFired();
     await this.#tracker.runDue();

@@ -4,7 +4,7 @@ import { objectKey } from './media-ids';
 /**
  * Copies a completed task's video from the service's link into the media store, streamed (the
  * link's Content-Length lets R2 take the body as it arrives). The member's object decides when to
- * try and how often (tracking/task-tracker.ts); this only says how an attempt went.
+ * try and how often (domain/tracking/task-tracker.ts); this only says how an attempt went.
  */
 
 export type KeepAttempt = { ok: true; size: number; contentType: string } | { ok: false; retry: boolean; message: string };

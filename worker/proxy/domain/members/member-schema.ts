@@ -28,7 +28,7 @@ CREATE TABLE IF NOT EXISTS consents (
 
 /**
  * The video tasks a member created through the proxy, followed to their end by the object's
- * alarm (tracking/task-tracker.ts). Added in wave 2: objects of wave 1 gain the table on their
+ * alarm (domain/tracking/task-tracker.ts). Added in wave 2: objects of wave 1 gain the table on their
  * next start and keep everything else.
  */
 export const TASK_SCHEMA = `

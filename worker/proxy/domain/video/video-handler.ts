@@ -23,7 +23,7 @@ export async function listModels(m: MemberContext): Promise<ProxyResponse> {
 
 /**
  * `GET /v1/video/generations/{id}`: only the member's own tasks; a tracked task from its record
- * when fresh (tracking/task-tracker.ts), one the proxy has no record of from the service.
+ * when fresh (domain/tracking/task-tracker.ts), one the proxy has no record of from the service.
  */
 export async function getTask(m: MemberContext, id: string, origin: string): Promise<ProxyResponse> {
   if (!owns(m.sql, 'task', id)) {

@@ -1,7 +1,6 @@
 /**
  * The proxy's configuration (docs/operating.md): what handlers and Durable Objects read. The
- * Worker's bindings (env.ts) add the Durable Object namespaces on top, so that no module below
- * the Durable Object classes depends on them.
+ * Worker's bindings (proxy-env.ts) add the bucket and the Durable Object namespaces on top.
  */
 export interface ProxySettings {
   ASSET_API_BASE: string;

@@ -54,7 +54,7 @@ export const SECURITY_SCHEMES = {
 } as const;
 
 export const MEMBER: Security = [{ memberToken: [] }];
-/** Any one of the three admin credentials (admin/admin-auth.ts). */
+/** Any one of the three admin credentials (routes/admin/admin-auth.ts). */
 export const ADMIN: Security = [{ adminToken: [] }, { cloudflareAccess: [] }, { consoleSession: [] }];
 export const SIGNED_MEDIA: Security = [{ mediaSignature: [] }];
 /** No credential at all. */
