@@ -3,6 +3,7 @@ import { sameSecret, type MemberProfile, type UsageView } from '../../../shared'
 import type { ProxyResponse } from '../infra/http/responses';
 import { handleLibrary, type LibraryCall } from '../domain/library/library-handler';
 import * as video from '../domain/video/video-handler';
+import { listConsents, recordConsent, type Consent } from '../domain/members/consents';
 import type { MemberContext } from '../domain/members/member-context';
 import { MEMBER_SCHEMA, TASK_SCHEMA } from '../domain/members/member-schema';
 import { owns } from '../domain/members/owned';
@@ -18,12 +19,6 @@ interface ProfileRow {
   token_hash: string;
   created_at: number;
   revoked: number;
-}
-
-export interface Consent {
-  scope: string;
-  rulesVersion: string;
-  acceptedAt: string;
 }
 
 export type VideoCall =
@@ -150,17 +145,10 @@ export class MemberState extends DurableObject<ProxyEnv> {
   }
 
   addConsent(tokenHash: string, scope: string, rulesVersion: string): Consent | null {
-    if (!this.#member(tokenHash)) return null;
-    const consent = { scope, rulesVersion, acceptedAt: new Date().toISOString() };
-    this.ctx.storage.sql.exec('INSERT INTO consents VALUES (?, ?, ?)', scope, rulesVersion, consent.acceptedAt);
-    return consent;
+    return this.#member(tokenHash) ? recordConsent(this.ctx.storage.sql, scope, rulesVersion, Date.now()) : null;
   }
 
   consents(tokenHash: string): Consent[] | null {
-    if (!this.#member(tokenHash)) return null;
-    return this.ctx.storage.sql
-      .exec('SELECT * FROM consents ORDER BY accepted_at')
-      .toArray()
-      .map((r) => ({ scope: String(r.scope), rulesVersion: String(r.rules_version), acceptedAt: String(r.accepted_at) }));
+    return this.#member(tokenHash) ? listConsents(this.ctx.storage.sql) : null;
   }
 }

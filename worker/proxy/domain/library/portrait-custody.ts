@@ -1,6 +1,7 @@
 import type { LibraryRequest, PortraitSession, ResolvedPortrait } from '../../../../shared';
 import { libraryFailure, type ProxyResponse } from '../../infra/http/responses';
 import type { MemberContext } from '../members/member-context';
+import { hasConsent } from '../members/consents';
 import { own } from '../members/owned';
 import { randomHex } from '../../../../shared';
 
@@ -14,8 +15,7 @@ const reply = (status: number, action: string, code: string, message: string): {
 });
 
 export function requireConsent(m: MemberContext, params: LibraryRequest<'CreatePortraitSession'>) {
-  const consent = m.sql.exec("SELECT 1 FROM consents WHERE scope = 'portrait'").toArray().length > 0;
-  return consent
+  return hasConsent(m.sql, 'portrait')
     ? { params }
     : reply(400, 'CreatePortraitSession', 'ValidationError', 'consent: show the real-person authorization rules and record the consent first (POST /proxy/consents {"scope":"portrait","rulesVersion":"..."}).');
 }

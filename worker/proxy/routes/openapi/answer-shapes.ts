@@ -22,7 +22,8 @@ import type { TeamLedger } from '../../objects/team-ledger';
 import type { StoredPrices } from '../../domain/ledger/price-book';
 import type { listUploads, UploadAnswer } from '../../domain/media/upload-handler';
 import type { MemberDirectory } from '../../objects/member-directory';
-import type { Consent, MemberState } from '../../objects/member-state';
+import type { Consent } from '../../domain/members/consents';
+import type { MemberState } from '../../objects/member-state';
 
 /**
  * The answer schemas the OpenAPI document shows were written after the handlers' types: these
