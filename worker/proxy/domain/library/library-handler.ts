@@ -66,7 +66,6 @@ export async function handleLibrary(m: MemberContext, call: LibraryCall): Promis
     return { response: result === undefined ? relayed.response : jsonResponse(200, { ...relayed.envelope, Result: result }), accepted: true };
   };
   if (!create) return (await send()).response;
-  const deadlineMs = upstreamTimeoutMs(m.env);
-  const key = call.idempotencyKey;
-  return idempotency.idempotentCreate({ sql: m.sql, scope: action, header: key, body: json, answers: libraryKeyAnswers(action), deadlineMs, waitUntil: m.waitUntil }, send);
+  const keyed = { sql: m.sql, scope: action, header: call.idempotencyKey, body: json, answers: libraryKeyAnswers(action) };
+  return idempotency.idempotentCreate({ ...keyed, deadlineMs: upstreamTimeoutMs(m.env), waitUntil: m.waitUntil }, send);
 }

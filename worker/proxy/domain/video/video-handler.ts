@@ -113,8 +113,8 @@ export async function createTask(m: MemberContext, rawBody: ArrayBuffer, idempot
       if (!outcome?.accepted) await m.ledger().release(reservation.id);
     }
   };
-  const deadlineMs = upstreamTimeoutMs(m.env);
-  return idempotency.idempotentCreate({ sql: m.sql, scope: 'video', header: idempotencyKey, body: json, answers: VIDEO_KEY_ANSWERS, deadlineMs, waitUntil: m.waitUntil }, send);
+  const keyed = { sql: m.sql, scope: 'video', header: idempotencyKey, body: json, answers: VIDEO_KEY_ANSWERS };
+  return idempotency.idempotentCreate({ ...keyed, deadlineMs: upstreamTimeoutMs(m.env), waitUntil: m.waitUntil }, send);
 }
 
 /** The create itself, under a reservation: accepted tasks are owned, tracked and bound to it. */
