@@ -9,7 +9,9 @@
  */
 const LAYERS = {
   proxy: [
-    ['worker/proxy/index\\.ts$', 'worker/proxy/routes/'],
+    // The Worker's entry composes the routes' sub-apps and exports the Durable Object classes.
+    ['worker/proxy/index\\.ts$'],
+    ['worker/proxy/routes/'],
     ['worker/proxy/objects/'],
     ['worker/proxy/domain/'],
     ['worker/proxy/infra/'],

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
  * The proxy's OpenAPI document checked against the OpenAPI 3.1 schema. In Node, not workerd: the
  * validator reads its schemas from disk and compiles them with `new Function`, which workerd
  * refuses. The document is the one the proxy serves: `GET /openapi.json` of the proxy's own app.
- * Its comparison with the routes the app serves is in worker/proxy/openapi.test.ts (workerd).
+ * Its comparison with the routes the app serves is in worker/proxy/routes/openapi/openapi.test.ts (workerd).
  */
 
 // The Durable Object classes extend workerd's; a stand-in is enough to load the app in Node.

@@ -1,7 +1,7 @@
 /** Bench sections 2-4: latency by ablation, video creates with and without a budget, the same under wrangler dev. */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Signer } from '../../worker/proxy/signing/signer';
+import { Signer } from '../../worker/proxy/infra/signing/signer';
 import { startProxy, TEST_PROXY_SECRETS, TEST_VARS, type Server } from '../../test/support/sandbox';
 import { AdminClient } from '../lib/admin-client';
 import { measure, ms, serve, signed, type Stats, type Step, verdict } from './measure';

@@ -6,14 +6,14 @@
  * - `native`: one WebCrypto HMAC-SHA256 with a cached CryptoKey over a string as long as a string to sign;
  * - `hash-ours`, `hash-noble`, `hash-webcrypto`: the hashing one signature needs (the body's
  *   SHA-256, the canonical request's, one HMAC with a cached key), done with the proxy's SHA-256
- *   (worker/proxy/signing/sha256.ts), with @noble/hashes (its HMAC's pads cached by cloning), and
+ *   (worker/proxy/infra/signing/sha256.ts), with @noble/hashes (its HMAC's pads cached by cloning), and
  *   with WebCrypto: why the proxy hashes with its own code.
  */
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { hmacKey, hmacSha256Hex, sha256Hex } from '../../worker/proxy/signing/sha256';
-import { Signer } from '../../worker/proxy/signing/signer';
+import { hmacKey, hmacSha256Hex, sha256Hex } from '../../worker/proxy/infra/signing/sha256';
+import { Signer } from '../../worker/proxy/infra/signing/signer';
 
 const encoder = new TextEncoder();
 const signer = new Signer({ accessKeyId: 'AKBENCH', secretAccessKey: 'bench-secret-access-key' });

@@ -37,8 +37,8 @@ describe('proxyConfig', () => {
     expect(PROXY_CONFIG.filter((name) => !PROXY_REQUIRED.includes(name))).toContain('UPSTREAM_TIMEOUT_MS');
   });
 
-  test('covers every string setting the proxy reads (worker/proxy/proxy-settings.ts)', () => {
-    const source = readFileSync(join(ROOT, 'worker', 'proxy', 'proxy-settings.ts'), 'utf8');
+  test('covers every string setting the proxy reads (worker/proxy/infra/settings/proxy-settings.ts)', () => {
+    const source = readFileSync(join(ROOT, 'worker', 'proxy', 'infra', 'settings', 'proxy-settings.ts'), 'utf8');
     const body = /export interface ProxySettings \{([\s\S]*?)\n\}/.exec(source)?.[1];
     expect(body).toBeDefined();
     const settings = [...body!.matchAll(/^\s+([A-Z][A-Z0-9_]*)\??:\s*string;/gm)].map((m) => m[1]);

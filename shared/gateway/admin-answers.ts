@@ -5,7 +5,7 @@ import { priceTableSchema } from './prices';
 /**
  * The answers of the gateway's admin routes (docs/proxy-api.md, "Budgets and reports"), as schemas:
  * the proxy's OpenAPI document is generated from them. Their outputs match the interfaces of
- * budgets.ts (checked in worker/proxy/openapi/answer-shapes.ts).
+ * budgets.ts (checked in worker/proxy/routes/openapi/answer-shapes.ts).
  */
 
 const amount = v.pipe(v.number(), v.finite());

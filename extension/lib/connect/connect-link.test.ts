@@ -3,7 +3,7 @@ import { CONNECT_LINK_MAX, looksLikeLink, parseConnectLink } from '@/lib/connect
 import { setLocale } from '@/lib/i18n/translate';
 
 const TOKEN = `abk_m0123456789abcdef_${'a'.repeat(40)}-_Z`;
-/** The link as the console writes it (worker/proxy/console/console-app.ts, tokenPage). */
+/** The link as the console writes it (worker/proxy/routes/console/console-members.ts, tokenPage). */
 const linkOf = (origin: string, token = TOKEN) => `${origin}/connect#token=${encodeURIComponent(token)}`;
 
 describe('connect link', () => {

@@ -4,7 +4,7 @@ import '@/lib/i18n/options.en';
 
 /**
  * The connect link the console shows for a new member: `<proxy origin>/connect#token=<member token>`
- * (worker/proxy/console/console-app.ts). Pasted into the options page, it fills in the proxy URL and
+ * (worker/proxy/routes/console/console-members.ts). Pasted into the options page, it fills in the proxy URL and
  * the member token.
  */
 

@@ -2,7 +2,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
 import { inject } from 'vitest';
-import type { ProxyEnv } from '../env';
+import type { ProxyEnv } from '../infra/settings/proxy-env';
 import app from '../index';
 import { waitFor as pollUntil } from '../../../test/support/poll-until';
 

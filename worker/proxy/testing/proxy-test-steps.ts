@@ -1,6 +1,7 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { expect } from 'vitest';
 import { addMember, api, call, mediaUrl, proxyEnv, sandbox, sandboxUrl, waitFor, type Member } from './proxy-test-client';
+import { memberObject } from '../objects/handles';
 import { memberTokens, partnerTokens } from './leak-guard';
 
 /**
@@ -76,7 +77,7 @@ export async function consent(m: Member): Promise<void> {
 /** SQL rows of a member's Durable Object. */
 export function memberRows<T = Record<string, unknown>>(m: Member | string, query: string, ...bindings: unknown[]): Promise<T[]> {
   const id = typeof m === 'string' ? m : m.id;
-  const stub = proxyEnv.MEMBERS.get(proxyEnv.MEMBERS.idFromName(id));
+  const stub = memberObject(proxyEnv, id);
   return runInDurableObject(stub, (_instance, state) => state.storage.sql.exec(query, ...bindings).toArray() as T[]);
 }
 
@@ -105,7 +106,7 @@ export const staleRecord = (m: Member, taskId: string) =>
 /** Runs a member's tracking alarm now, with every task due (as if its next check had come). */
 export async function runTracking(m: Member | string): Promise<void> {
   const id = typeof m === 'string' ? m : m.id;
-  const stub = proxyEnv.MEMBERS.get(proxyEnv.MEMBERS.idFromName(id));
+  const stub = memberObject(proxyEnv, id);
   await runInDurableObject(stub, async (instance, state) => {
     state.storage.sql.exec('UPDATE tasks SET next_check_at = 0 WHERE next_check_at IS NOT NULL');
     await instance.alarm();

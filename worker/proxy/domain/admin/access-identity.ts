@@ -1,0 +1,41 @@
+import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import type { ProxySettings } from '../../infra/settings/proxy-settings';
+
+/**
+ * Cloudflare Access in front of `/console` and `/admin/*`: with ACCESS_TEAM_DOMAIN and ACCESS_AUD
+ * set, a request may prove who it is with the `Cf-Access-Jwt-Assertion` header Access adds. The
+ * token is verified here (RS256 against the team's published keys, issuer, audience, expiry), never
+ * trusted because Access is assumed to be in front.
+ * @see https://developers.cloudflare.com/cloudflare-one/identity/authorization-cookie/validating-json/
+ */
+
+export const ACCESS_HEADER = 'cf-access-jwt-assertion';
+
+/** The key set of a team domain, fetched and cached by jose; one per isolate and domain. */
+let keys: { domain: string; set: JWTVerifyGetKey } | null = null;
+function keySet(domain: string): JWTVerifyGetKey {
+  if (!keys || keys.domain !== domain) keys = { domain, set: createRemoteJWKSet(new URL(`${domain}/cdn-cgi/access/certs`)) };
+  return keys.set;
+}
+
+/** Whether Access is configured (both settings present). */
+export const accessConfigured = (env: ProxySettings): boolean => Boolean(env.ACCESS_TEAM_DOMAIN && env.ACCESS_AUD);
+
+/** Whether the admin token may sign in to the console (ADMIN_TOKEN_SIGNIN=off turns it off once Access is configured). */
+export const tokenSigninAllowed = (env: ProxySettings): boolean => !(accessConfigured(env) && env.ADMIN_TOKEN_SIGNIN === 'off');
+
+export type AccessIdentity = { ok: true; email: string } | { ok: false; reason: string };
+
+/** The identity an assertion proves, or why it proves none. */
+export async function verifyAccess(env: ProxySettings, assertion: string): Promise<AccessIdentity> {
+  if (!accessConfigured(env)) return { ok: false, reason: 'Cloudflare Access is not configured' };
+  if (assertion.length > 8192) return { ok: false, reason: 'the assertion is too long' };
+  const domain = env.ACCESS_TEAM_DOMAIN!.replace(/\/+$/, '');
+  try {
+    const { payload } = await jwtVerify(assertion, keySet(domain), { issuer: domain, audience: env.ACCESS_AUD!, algorithms: ['RS256'] });
+    const email = typeof payload.email === 'string' && payload.email ? payload.email : null;
+    return email ? { ok: true, email: email.slice(0, 254) } : { ok: false, reason: 'the assertion names no email' };
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.name : 'invalid assertion' };
+  }
+}

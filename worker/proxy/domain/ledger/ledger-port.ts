@@ -1,0 +1,49 @@
+import type { PricedRequest, UsageView } from '../../../../shared';
+
+/**
+ * What the rules outside the ledger ask of the team's ledger, declared here so that they never
+ * depend on the object that keeps it: the ledger's object (objects/team-ledger.ts) answers these
+ * calls, and whoever holds its handle (objects/handles.ts) passes it in.
+ */
+
+/** A create allowed to start: its reservation and what it costs. */
+export interface Reservation {
+  ok: true;
+  id: string;
+  cost: number;
+  currency: string;
+  priced: boolean;
+}
+
+/** A create refused, with the numbers its message names (amounts in the currency). */
+export type Refused = { ok: false; currency: string; message: string } & (
+  | { kind: 'running'; running: number; maxRunning: number }
+  | { kind: 'budget'; scope: 'member' | 'team'; remaining: number; cost: number }
+);
+
+/** How a tracked task ended, for its charge. */
+export type Ending = 'completed' | 'failed' | 'expired';
+
+/** Bytes a member keeps in the media store, by kind. */
+export type StorageKind = 'uploads' | 'outputs';
+
+/** The media store's bookkeeping of bytes per member (uploads, deletes, kept outputs, cleanup). */
+export interface StorageLedger {
+  addStorage(member: string, kind: StorageKind, delta: number): Promise<unknown>;
+}
+
+/** The calls a member's requests and tracked tasks make to the ledger. */
+export interface LedgerPort extends StorageLedger {
+  /** Prices a create and reserves its cost, or refuses it (docs/budgets.md). */
+  reserve(member: string, request: PricedRequest): Promise<Reservation | Refused>;
+  /** The create was refused or failed without a task: the reservation goes back. */
+  release(reservation: string): Promise<unknown>;
+  /** The service accepted the create: the reservation now belongs to this task. */
+  bind(reservation: string, taskId: string, status: string): Promise<unknown>;
+  /** A tracked task's status changed (not yet ended). */
+  status(reservation: string, status: string): Promise<unknown>;
+  /** A tracked task ended: charged or released by how it ended. */
+  settle(reservation: string, taskId: string, ending: Ending, tokens: number | null, memberName?: string | null): Promise<unknown>;
+  /** The member's budget, the team's, alerts and storage (GET /proxy/usage). */
+  usage(member: string): Promise<UsageView>;
+}

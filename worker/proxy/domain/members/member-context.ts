@@ -1,0 +1,16 @@
+import type { ProxySettings } from '../../infra/settings/proxy-settings';
+import type { LedgerPort } from '../ledger/ledger-port';
+import type { TaskTracker } from '../tracking/task-tracker';
+
+/** What request handling inside a member's object needs; the object builds it (objects/member-state.ts). */
+export interface MemberContext {
+  sql: SqlStorage;
+  env: ProxySettings;
+  memberId: string;
+  /** Keeps work alive after the response (an upstream create that outlived the client's wait). */
+  waitUntil(promise: Promise<unknown>): void;
+  /** The team's ledger: prices, budgets, reservations (a fresh handle per call). */
+  ledger(): LedgerPort;
+  /** The member's tracked tasks. */
+  tracker: TaskTracker;
+}

@@ -1,0 +1,36 @@
+import type { LedgerPort } from '../domain/ledger/ledger-port';
+import type { MemberPort } from '../domain/members/member-port';
+import type { ProxyEnv } from '../infra/settings/proxy-env';
+import type { MemberDirectory } from './member-directory';
+import type { MemberState } from './member-state';
+import { DIRECTORY_NAME, LEDGER_NAME, objectStub } from './object-stubs';
+import type { TeamLedger } from './team-ledger';
+
+/**
+ * The handles of the proxy's Durable Objects with their class types, for the routes (and tests):
+ * the untyped namespaces of the bindings (infra/settings/proxy-env.ts) get their classes here and
+ * nowhere else. Stubs are made by object-stubs.ts.
+ */
+
+type Namespaces = Pick<ProxyEnv, 'MEMBERS' | 'DIRECTORY' | 'LEDGER'>;
+
+/** A member's own object (one per member, named by the member id). */
+export const memberObject = (env: Pick<Namespaces, 'MEMBERS'>, memberId: string) =>
+  objectStub(env.MEMBERS, memberId) as unknown as DurableObjectStub<MemberState>;
+
+/** The member directory (one per deployment): the admin API's list of members, console sessions. */
+export const directoryObject = (env: Pick<Namespaces, 'DIRECTORY'>) =>
+  objectStub(env.DIRECTORY, DIRECTORY_NAME) as unknown as DurableObjectStub<MemberDirectory>;
+
+/** The team ledger (one per deployment): prices, budgets, reservations, audit. */
+export const ledgerObject = (env: Pick<Namespaces, 'LEDGER'>) => objectStub(env.LEDGER, LEDGER_NAME) as unknown as DurableObjectStub<TeamLedger>;
+
+/**
+ * The objects answer the calls the ports declare (object-stubs.ts casts to them): these compile
+ * only while they do. Types only.
+ */
+export type PortsFit = [
+  Assert<DurableObjectStub<TeamLedger> extends LedgerPort ? true : false>,
+  Assert<DurableObjectStub<MemberState> extends MemberPort ? true : false>,
+];
+type Assert<T extends true> = T;

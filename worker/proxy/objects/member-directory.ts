@@ -1,0 +1,109 @@
+import { DurableObject } from 'cloudflare:workers';
+import type { ProxyEnv } from '../infra/settings/proxy-env';
+import { memberPort } from './object-stubs';
+import type { MemberProfile as Profile } from '../../../shared';
+import { hashToken, newMemberId, newToken } from '../domain/members/token';
+import { closeSession, noteSigninFailure, openSession, readSession, SESSION_SCHEMA, signinAllowed, type Session } from '../domain/admin/console-sessions';
+
+/** Members whose profile an older directory did not keep, read from their objects this many at a time. */
+const BACKFILL_BATCH = 50;
+
+/**
+ * The list of members, for the admin API only: never on a member's request path (each member's
+ * token routes straight to that member's object). It keeps each member's name, creation time and
+ * whether it is revoked, so that listing the team is one query, not a call to every member's
+ * object. Those facts change only through this object (add, revoke; names never change).
+ */
+export class MemberDirectory extends DurableObject<ProxyEnv> {
+  constructor(state: DurableObjectState, env: ProxyEnv) {
+    super(state, env);
+    const sql = this.ctx.storage.sql;
+    sql.exec('CREATE TABLE IF NOT EXISTS members (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)');
+    // Added after wave 1; a NULL name marks a row whose profile is still in the member's object only (list backfills it).
+    const columns = new Set(sql.exec("SELECT name FROM pragma_table_info('members')").toArray().map((r) => String(r.name)));
+    if (!columns.has('name')) sql.exec('ALTER TABLE members ADD COLUMN name TEXT');
+    if (!columns.has('revoked')) sql.exec('ALTER TABLE members ADD COLUMN revoked INTEGER NOT NULL DEFAULT 0');
+    sql.exec(SESSION_SCHEMA);
+  }
+
+  // --- console sessions (domain/admin/console-sessions.ts) ---
+
+  openSession(actor: string): Session & { id: string } {
+    return openSession(this.ctx.storage.sql, actor, Date.now());
+  }
+
+  session(id: string): Session | null {
+    return readSession(this.ctx.storage.sql, id, Date.now());
+  }
+
+  closeSession(id: string): void {
+    closeSession(this.ctx.storage.sql, id);
+  }
+
+  /** A sign-in attempt from `source`: 'throttled' while too many failed recently, else what `ok` says, failures counted. */
+  signinAttempt(source: string, ok: boolean): 'ok' | 'failed' | 'throttled' {
+    const now = Date.now();
+    if (!signinAllowed(this.ctx.storage.sql, source, now)) return 'throttled';
+    if (ok) return 'ok';
+    noteSigninFailure(this.ctx.storage.sql, source, now);
+    return 'failed';
+  }
+
+  #member(id: string) {
+    return memberPort(this.env, id);
+  }
+
+  async add(name: string): Promise<{ id: string; name: string; token: string }> {
+    const id = newMemberId();
+    const token = newToken(id);
+    const profile = await this.#member(id).init(id, name, await hashToken(token));
+    this.ctx.storage.sql.exec('INSERT INTO members (id, created_at, name, revoked) VALUES (?, ?, ?, 0)', id, Date.parse(profile.createdAt), name);
+    return { id, name, token };
+  }
+
+  /** Whether a member of this id was ever added (revoked ones included). */
+  exists(id: string): boolean {
+    return this.#known(id);
+  }
+
+  #known(id: string): boolean {
+    return this.ctx.storage.sql.exec('SELECT 1 FROM members WHERE id = ?', id).toArray().length > 0;
+  }
+
+  async list(): Promise<Profile[]> {
+    await this.#backfill();
+    return this.ctx.storage.sql
+      .exec<{ id: string; name: string; created_at: number; revoked: number }>('SELECT id, name, created_at, revoked FROM members WHERE name IS NOT NULL ORDER BY created_at, id')
+      .toArray()
+      .map((r) => ({ id: r.id, name: r.name, createdAt: new Date(r.created_at).toISOString(), revoked: r.revoked === 1 }));
+  }
+
+  /** Copies the profiles an older directory did not keep from the members' objects, once. */
+  async #backfill(): Promise<void> {
+    const sql = this.ctx.storage.sql;
+    const missing = sql.exec<{ id: string }>('SELECT id FROM members WHERE name IS NULL').toArray().map((r) => r.id);
+    for (let i = 0; i < missing.length; i += BACKFILL_BATCH) {
+      const profiles = await Promise.all(missing.slice(i, i + BACKFILL_BATCH).map((id) => this.#member(id).profile()));
+      for (const p of profiles) {
+        // A member object without a profile (never initialised) stays out of the list, as before.
+        if (p) sql.exec('UPDATE members SET name = ?, created_at = ?, revoked = ? WHERE id = ?', p.name, Date.parse(p.createdAt), p.revoked ? 1 : 0, p.id);
+      }
+    }
+  }
+
+  /** False when there is no such active member. */
+  async revoke(id: string): Promise<boolean> {
+    if (!this.#known(id)) return false;
+    const done = await this.#member(id).revoke();
+    // Whatever the answer, the member is not active now: a retry mends a row a crash left behind.
+    this.ctx.storage.sql.exec('UPDATE members SET revoked = 1 WHERE id = ?', id);
+    return done;
+  }
+
+  /** The new token, or null when there is no such active member. */
+  async rotate(id: string): Promise<string | null> {
+    if (!this.#known(id)) return null;
+    const token = newToken(id);
+    return (await this.#member(id).rotate(await hashToken(token))) ? token : null;
+  }
+}

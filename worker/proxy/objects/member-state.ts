@@ -1,0 +1,154 @@
+import { DurableObject } from 'cloudflare:workers';
+import { sameSecret, type MemberProfile, type UsageView } from '../../../shared';
+import type { ProxyResponse } from '../infra/http/responses';
+import { handleLibrary, type LibraryCall } from '../domain/library/library-handler';
+import * as video from '../domain/video/video-handler';
+import { listConsents, recordConsent, type Consent } from '../domain/members/consents';
+import type { MemberContext } from '../domain/members/member-context';
+import { MEMBER_SCHEMA, TASK_SCHEMA } from '../domain/members/member-schema';
+import { owns } from '../domain/members/owned';
+import type { ProxyEnv } from '../infra/settings/proxy-env';
+import { ledgerPort } from './object-stubs';
+import { TaskTracker } from '../domain/tracking/task-tracker';
+
+export type Profile = MemberProfile;
+
+interface ProfileRow {
+  id: string;
+  name: string;
+  token_hash: string;
+  created_at: number;
+  revoked: number;
+}
+
+export type VideoCall =
+  | { kind: 'models' }
+  | { kind: 'get'; id: string; origin: string }
+  | { kind: 'create'; body: ArrayBuffer; idempotencyKey: string | null };
+
+/**
+ * One member's state, strongly consistent: token hash, owned ids, idempotency records,
+ * portrait handles, consents. Each authenticated request is handled here in one call.
+ */
+export class MemberState extends DurableObject<ProxyEnv> {
+  readonly #tracker: TaskTracker;
+
+  constructor(state: DurableObjectState, env: ProxyEnv) {
+    super(state, env);
+    this.ctx.storage.sql.exec(MEMBER_SCHEMA);
+    this.ctx.storage.sql.exec(TASK_SCHEMA);
+    this.#tracker = new TaskTracker({
+      sql: this.ctx.storage.sql,
+      env,
+      ledger: () => ledgerPort(env),
+      setAlarm: (at) => void (at === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(at)),
+      memberId: () => this.#row()?.id ?? null,
+      memberName: () => this.#row()?.name ?? null,
+    });
+  }
+
+  /** The object's one alarm: follows the member's tasks (domain/tracking/task-tracker.ts). */
+  override async alarm(): Promise<void> {
+    this.#tracker.alarmFired();
+    await this.#tracker.runDue();
+  }
+
+  /**
+   * The profile row and the context built from it, read once per instance rather than per call:
+   * only init, rotate and revoke change the row, all here and one at a time, and each drops it.
+   * So a rotated or revoked token is refused from the next call on, as with a read per call.
+   */
+  #cached: { row: ProfileRow; context: MemberContext } | null | undefined;
+
+  #profileRow(): { row: ProfileRow; context: MemberContext } | null {
+    if (this.#cached === undefined) {
+      const row = this.ctx.storage.sql.exec('SELECT * FROM profile').toArray()[0] as ProfileRow | undefined;
+      this.#cached = row ? { row, context: {
+              sql: this.ctx.storage.sql,
+              env: this.env,
+              memberId: row.id,
+              waitUntil: (p) => this.ctx.waitUntil(p),
+              ledger: () => ledgerPort(this.env),
+              tracker: this.#tracker,
+            },
+          } : null;
+    }
+    return this.#cached;
+  }
+
+  #row(): ProfileRow | undefined {
+    return this.#profileRow()?.row;
+  }
+
+  #member(tokenHash: string): MemberContext | null {
+    const profile = this.#profileRow();
+    if (!profile || profile.row.revoked || !sameSecret(profile.row.token_hash, tokenHash)) return null;
+    return profile.context;
+  }
+
+  // --- administration (called by the directory) ---
+
+  init(id: string, name: string, tokenHash: string): Profile {
+    this.ctx.storage.sql.exec('INSERT INTO profile (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)', id, name, tokenHash, Date.now());
+    this.#cached = undefined;
+    return this.profile()!;
+  }
+
+  rotate(tokenHash: string): boolean {
+    const rotated = this.ctx.storage.sql.exec('UPDATE profile SET token_hash = ? WHERE revoked = 0', tokenHash).rowsWritten > 0;
+    this.#cached = undefined;
+    return rotated;
+  }
+
+  revoke(): boolean {
+    const revoked = this.ctx.storage.sql.exec('UPDATE profile SET revoked = 1, token_hash = ? WHERE revoked = 0', '').rowsWritten > 0;
+    this.#cached = undefined;
+    return revoked;
+  }
+
+  profile(): Profile | null {
+    const row = this.#row();
+    return row ? { id: row.id, name: row.name, createdAt: new Date(row.created_at).toISOString(), revoked: row.revoked === 1 } : null;
+  }
+
+  // --- member requests: null means the token is not (or no longer) valid ---
+
+  me(tokenHash: string): { id: string; name: string } | null {
+    const m = this.#member(tokenHash);
+    return m ? { id: m.memberId, name: this.#row()!.name } : null;
+  }
+
+  library(tokenHash: string, call: LibraryCall): Promise<ProxyResponse> | null {
+    const m = this.#member(tokenHash);
+    return m ? handleLibrary(m, call) : null;
+  }
+
+  video(tokenHash: string, call: VideoCall): Promise<ProxyResponse> | null {
+    const m = this.#member(tokenHash);
+    if (!m) return null;
+    if (call.kind === 'models') return video.listModels(m);
+    if (call.kind === 'get') return video.getTask(m, call.id, call.origin);
+    return video.createTask(m, call.body, call.idempotencyKey);
+  }
+
+  /** The member's budget and spend (GET /proxy/usage), from the team ledger. */
+  async usage(tokenHash: string): Promise<UsageView | null> {
+    const m = this.#member(tokenHash);
+    return m ? m.ledger().usage(m.memberId) : null;
+  }
+
+  /** `DELETE /proxy/outputs/:taskId`: null for an invalid token, false when the member has no kept copy of that task. */
+  async deleteOutput(tokenHash: string, taskId: string): Promise<boolean | null> {
+    const m = this.#member(tokenHash);
+    if (!m) return null;
+    return owns(m.sql, 'task', taskId) && (await m.tracker.deleteKept(taskId));
+  }
+
+  addConsent(tokenHash: string, scope: string, rulesVersion: string): Consent | null {
+    return this.#member(tokenHash) ? recordConsent(this.ctx.storage.sql, scope, rulesVersion, Date.now()) : null;
+  }
+
+  consents(tokenHash: string): Consent[] | null {
+    return this.#member(tokenHash) ? listConsents(this.ctx.storage.sql) : null;
+  }
+}

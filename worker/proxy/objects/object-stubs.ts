@@ -1,0 +1,41 @@
+import type { LedgerPort } from '../domain/ledger/ledger-port';
+import type { MemberPort } from '../domain/members/member-port';
+import type { ProxyEnv } from '../infra/settings/proxy-env';
+
+/**
+ * The one place a stub of the proxy's Durable Objects is made. Every object is found by name: a
+ * member's by the member id, the directory and the ledger by a fixed name. An id is a pure function
+ * of the name, so it is derived once per isolate and namespace, not per request; stubs are made per
+ * call (they belong to the request that made them).
+ *
+ * Here stubs are untyped, or typed by the ports the domain declares: this is what the objects use
+ * to reach one another, with no import of each other's class. handles.ts gives the routes the
+ * stubs with their class types.
+ */
+
+type Namespaces = Pick<ProxyEnv, 'MEMBERS' | 'DIRECTORY' | 'LEDGER'>;
+
+export const DIRECTORY_NAME = 'directory';
+export const LEDGER_NAME = 'team';
+
+const ids = new WeakMap<DurableObjectNamespace, Map<string, DurableObjectId>>();
+/** Member ids are many: the cache is cleared past this size rather than grown. */
+const MAX_CACHED_IDS = 10_000;
+
+/** The stub of the object named `name` in `namespace`. */
+export function objectStub(namespace: DurableObjectNamespace, name: string): DurableObjectStub {
+  let byName = ids.get(namespace);
+  if (!byName) ids.set(namespace, (byName = new Map()));
+  let id = byName.get(name);
+  if (!id) {
+    if (byName.size >= MAX_CACHED_IDS) byName.clear();
+    byName.set(name, (id = namespace.idFromName(name)));
+  }
+  return namespace.get(id);
+}
+
+/** The team ledger, as the members' objects call it (handles.ts checks that the class answers these calls). */
+export const ledgerPort = (env: Pick<Namespaces, 'LEDGER'>): LedgerPort => objectStub(env.LEDGER, LEDGER_NAME) as unknown as LedgerPort;
+
+/** A member's object, as the directory calls it (handles.ts checks that the class answers these calls). */
+export const memberPort = (env: Pick<Namespaces, 'MEMBERS'>, memberId: string): MemberPort => objectStub(env.MEMBERS, memberId) as unknown as MemberPort;

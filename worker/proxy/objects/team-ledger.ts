@@ -1,0 +1,282 @@
+import { DurableObject } from 'cloudflare:workers';
+import {
+  formatMoney,
+  fromMicros,
+  randomHex,
+  taskCost,
+  toMicros,
+  type AuditEntry,
+  type BudgetAlert,
+  type BudgetState,
+  type MemberBudgetChange,
+  type MemberBudgetOverview,
+  type MemberBudgetState,
+  type PricedRequest,
+  type PriceTable,
+  type StorageUse,
+  type TeamBudgetChange,
+  type TeamTask,
+  type UsageRow,
+  type UsageView,
+} from '../../../shared';
+import type { ProxySettings } from '../infra/settings/proxy-settings';
+import type { Ending, Refused, Reservation, StorageKind } from '../domain/ledger/ledger-port';
+import { alertsFor, raiseAlerts, webhookPayload } from '../domain/ledger/alerts';
+import { appendAudit, readAudit } from '../domain/ledger/audit-log';
+import { addToTotals, budgetState, memberBudgetState, memberScope, readBudget, refusalFor, TEAM, writeBudget, type Refusal } from '../domain/ledger/budget-book';
+import { LEDGER_SCHEMA } from '../domain/ledger/ledger-schema';
+import { PriceBook, type StoredPrices } from '../domain/ledger/price-book';
+import { storageByMember, storageOf, teamTasks, usageCsv, usageRows, type TaskFilter } from '../domain/ledger/usage-report';
+
+/**
+ * The team's money, in one Durable Object so that every decision about it is serialised: prices,
+ * budgets of the team and of each member, reservations and charges, alerts and the audit log.
+ * A create costs one call here before it goes upstream (`reserve`); reads of tasks never come
+ * here. One object handles on the order of a thousand reservations a second (docs/budgets.md).
+ */
+export class TeamLedger extends DurableObject<ProxySettings> {
+  readonly #sql: SqlStorage;
+  readonly #prices: PriceBook;
+  /** Webhook posts still being sent; the next ones wait for them. */
+  #webhookQueue: Promise<void> = Promise.resolve();
+
+  constructor(state: DurableObjectState, env: ProxySettings) {
+    super(state, env);
+    this.#sql = this.ctx.storage.sql;
+    this.#sql.exec(LEDGER_SCHEMA);
+    this.#prices = new PriceBook(this.#sql);
+  }
+
+  get #currency(): string {
+    return this.#prices.current().table.currency;
+  }
+
+  // --- the create path (called by members' objects) ---
+
+  /**
+   * Prices a create and reserves its cost against the member's and the team's budgets, or
+   * refuses it. Check and write happen in one synchronous step: no interleaving of concurrent
+   * creates can spend past a limit.
+   */
+  reserve(member: string, request: PricedRequest): Reservation | Refused {
+    const now = Date.now();
+    const currency = this.#currency;
+    const cost = taskCost(this.#prices.current().table, request);
+    const refusal = refusalFor(this.#sql, member, cost.micros, now);
+    if (refusal) return this.#refuse(member, request.model, refusal, currency, now);
+    const id = `r${randomHex(12)}`;
+    this.#sql.exec(
+      "INSERT INTO charges (id, member, model, resolution, frames, cost, priced, state, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'reserved', 'creating', ?)",
+      id, member, request.model, cost.resolution, cost.frames, cost.micros, cost.priced ? 1 : 0, now,
+    );
+    addToTotals(this.#sql, member, now, { spent: 0, reserved: cost.micros });
+    return { ok: true, id, cost: fromMicros(cost.micros), currency, priced: cost.priced };
+  }
+
+  #refuse(member: string, model: string, refusal: Refusal, currency: string, now: number): Refused {
+    const money = (micros: number) => formatMoney(micros, currency);
+    if (refusal.kind === 'running') {
+      appendAudit(this.#sql, now, member, 'create.refused', memberScope(member), { reason: 'too_many_running_tasks', model, running: refusal.running, maxRunning: refusal.maxRunning });
+      return {
+        ok: false,
+        currency,
+        kind: 'running',
+        running: refusal.running,
+        maxRunning: refusal.maxRunning,
+        message: `You have ${refusal.running} tasks running, the most your budget allows at once; wait for one to end, then submit again.`,
+      };
+    }
+    const whose = refusal.scope === 'team' ? "the team's budget" : 'your budget';
+    const period = refusal.period === 'month' ? ' this month' : '';
+    appendAudit(this.#sql, now, member, 'create.refused', refusal.scope === 'team' ? TEAM : memberScope(member), {
+      reason: 'budget_exceeded', scope: refusal.scope, model, cost: fromMicros(refusal.cost), remaining: fromMicros(refusal.remaining), limit: fromMicros(refusal.limit),
+    });
+    return {
+      ok: false,
+      currency,
+      kind: 'budget',
+      scope: refusal.scope,
+      remaining: fromMicros(refusal.remaining),
+      cost: fromMicros(refusal.cost),
+      message: `This video would cost ${money(refusal.cost)} and ${whose} has ${money(refusal.remaining)} left${period} (limit ${money(refusal.limit)}); nothing was created. Ask the team's admin to raise the limit${period ? ', or wait for next month' : ''}.`,
+    };
+  }
+
+  /** The service accepted the create: the reservation now belongs to this task. */
+  bind(reservation: string, taskId: string, status: string): void {
+    this.#sql.exec("UPDATE charges SET task_id = ?, status = ? WHERE id = ? AND state = 'reserved'", taskId, status, reservation);
+  }
+
+  /** The create was refused, or failed without a task: the reservation is released and forgotten. */
+  release(reservation: string): void {
+    const row = this.#sql.exec("SELECT member, cost, created_at FROM charges WHERE id = ? AND state = 'reserved' AND task_id IS NULL", reservation).toArray()[0];
+    if (!row) return;
+    this.#sql.exec('DELETE FROM charges WHERE id = ?', reservation);
+    addToTotals(this.#sql, String(row.member), row.created_at as number, { spent: 0, reserved: -(row.cost as number) });
+  }
+
+  /** A tracked task's status changed (not yet ended). */
+  status(reservation: string, status: string): void {
+    this.#sql.exec("UPDATE charges SET status = ? WHERE id = ? AND state = 'reserved'", status, reservation);
+  }
+
+  /**
+   * A tracked task ended: completed is charged its reserved cost, failed is charged nothing; a
+   * task too old to follow (expired) is charged as reserved, since it may have completed. Settling
+   * twice changes nothing.
+   */
+  settle(reservation: string, taskId: string, ending: Ending, tokens: number | null, memberName: string | null = null): void {
+    const row = this.#sql.exec("SELECT member, cost, created_at FROM charges WHERE id = ? AND state = 'reserved'", reservation).toArray()[0];
+    if (!row) return;
+    const now = Date.now();
+    const member = String(row.member);
+    const cost = row.cost as number;
+    const charged = ending !== 'failed';
+    this.#sql.exec(
+      'UPDATE charges SET task_id = ?, state = ?, status = ?, tokens = ?, ended_at = ? WHERE id = ?',
+      taskId, charged ? 'charged' : 'released', ending, tokens, now, reservation,
+    );
+    addToTotals(this.#sql, member, row.created_at as number, { spent: charged ? cost : 0, reserved: -cost });
+    if (charged && cost > 0) this.#alert([...raiseAlerts(this.#sql, memberScope(member), row.created_at as number), ...raiseAlerts(this.#sql, TEAM, row.created_at as number)], memberName);
+  }
+
+  /** Records new alerts in the audit log and sends them to ALERT_WEBHOOK_URL (in the background). */
+  #alert(alerts: BudgetAlert[], memberName: string | null): void {
+    if (!alerts.length) return;
+    const currency = this.#currency;
+    for (const alert of alerts) {
+      appendAudit(this.#sql, Date.now(), 'ledger', 'budget.alert', alert.scope === 'team' ? TEAM : memberScope(alert.member!), { threshold: alert.threshold, period: alert.periodKey, limit: alert.limit, spent: alert.spent });
+    }
+    const url = this.env.ALERT_WEBHOOK_URL;
+    if (!url) return;
+    // One after another, in the order raised, so a chat channel reads 80 % before 95 %.
+    const sent = this.#webhookQueue.then(async () => {
+      for (const alert of alerts) await postWebhook(url, webhookPayload(alert, currency, alert.scope === 'team' ? null : memberName));
+    });
+    this.#webhookQueue = sent;
+    this.ctx.waitUntil(sent);
+  }
+
+  // --- what members see ---
+
+  usage(member: string): UsageView {
+    const now = Date.now();
+    const own = memberBudgetState(this.#sql, member, this.#currency, now);
+    const { currency: _c, period, ...team } = budgetState(this.#sql, TEAM, this.#currency, now);
+    const { member: _m, ...rest } = own;
+    return { ...rest, team: { ...team, period }, alerts: alertsFor(this.#sql, member, now), storage: storageOf(this.#sql, member) };
+  }
+
+  // --- the media store's bytes (uploads and kept outputs) per member ---
+
+  addStorage(member: string, kind: StorageKind, delta: number): void {
+    // Never below zero: a cleanup and a delete of the same object may both report it.
+    if (this.#sql.exec('UPDATE storage SET bytes = MAX(0, bytes + ?) WHERE member = ? AND kind = ?', delta, member, kind).rowsWritten === 0) {
+      this.#sql.exec('INSERT INTO storage (member, kind, bytes) VALUES (?, ?, ?)', member, kind, Math.max(0, delta));
+    }
+  }
+
+  // --- administration ---
+
+  prices(): StoredPrices {
+    return this.#prices.current();
+  }
+
+  setPrices(table: PriceTable, actor: string): StoredPrices {
+    const now = Date.now();
+    const stored = this.#prices.replace(table, now);
+    appendAudit(this.#sql, now, actor, 'prices.set', null, { currency: table.currency, models: Object.keys(table.models).length });
+    return stored;
+  }
+
+  resetPrices(actor: string): StoredPrices {
+    const stored = this.#prices.reset();
+    appendAudit(this.#sql, Date.now(), actor, 'prices.reset', null, {});
+    return stored;
+  }
+
+  memberBudget(member: string): MemberBudgetState {
+    return memberBudgetState(this.#sql, member, this.#currency, Date.now());
+  }
+
+  /** The budgets of `members` and when each last created a task: one call for a whole team (the console's Members page). */
+  memberBudgets(members: readonly string[]): MemberBudgetOverview[] {
+    const now = Date.now();
+    const last = new Map(
+      this.#sql
+        .exec<{ member: string; at: number }>('SELECT member, MAX(created_at) AS at FROM charges WHERE task_id IS NOT NULL GROUP BY member')
+        .toArray()
+        .map((r) => [r.member, r.at]),
+    );
+    return members.map((member) => {
+      const at = last.get(member);
+      return { ...memberBudgetState(this.#sql, member, this.#currency, now), lastTaskAt: at === undefined ? null : new Date(at).toISOString() };
+    });
+  }
+
+  setMemberBudget(member: string, change: MemberBudgetChange, actor: string): MemberBudgetState {
+    const now = Date.now();
+    const scope = memberScope(member);
+    const before = readBudget(this.#sql, scope);
+    const after = {
+      limit: change.limit === undefined ? before.limit : change.limit === null ? null : toMicros(change.limit),
+      period: change.period ?? before.period,
+      maxRunning: change.maxRunning === undefined ? before.maxRunning : change.maxRunning,
+    };
+    writeBudget(this.#sql, scope, after, now);
+    appendAudit(this.#sql, now, actor, 'budget.set', scope, { limit: after.limit === null ? null : fromMicros(after.limit), period: after.period, maxRunning: after.maxRunning });
+    // A lowered limit may already be crossed: say so now, not at the next charge.
+    this.#alert(raiseAlerts(this.#sql, scope, now), null);
+    return this.memberBudget(member);
+  }
+
+  teamBudget(): BudgetState {
+    return budgetState(this.#sql, TEAM, this.#currency, Date.now());
+  }
+
+  setTeamBudget(change: TeamBudgetChange, actor: string): BudgetState {
+    const now = Date.now();
+    const before = readBudget(this.#sql, TEAM);
+    const after = { limit: change.limit === undefined ? before.limit : change.limit === null ? null : toMicros(change.limit), period: change.period ?? before.period, maxRunning: null };
+    writeBudget(this.#sql, TEAM, after, now);
+    appendAudit(this.#sql, now, actor, 'team_budget.set', TEAM, { limit: after.limit === null ? null : fromMicros(after.limit), period: after.period });
+    this.#alert(raiseAlerts(this.#sql, TEAM, now), null);
+    return this.teamBudget();
+  }
+
+  /** Records an admin change made elsewhere (members are added, rotated and revoked by the directory). */
+  audit(actor: string, action: string, target: string | null, detail: Record<string, unknown>): void {
+    appendAudit(this.#sql, Date.now(), actor, action, target, detail);
+  }
+
+  auditEntries(limit: number): AuditEntry[] {
+    return readAudit(this.#sql, limit);
+  }
+
+  report(from: string, to: string): { currency: string; from: string; to: string; rows: UsageRow[]; storage: (StorageUse & { member: string })[] } {
+    return { currency: this.#currency, from, to, rows: usageRows(this.#sql, from, to), storage: storageByMember(this.#sql) };
+  }
+
+  reportCsv(from: string, to: string): string {
+    return usageCsv(usageRows(this.#sql, from, to));
+  }
+
+  tasks(filter: TaskFilter): TeamTask[] {
+    return teamTasks(this.#sql, filter);
+  }
+}
+
+/** Posts an alert; one retry after a second. A webhook that fails is logged, never fatal: the alert is in the audit log. */
+async function postWebhook(url: string, payload: unknown): Promise<void> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payload), signal: AbortSignal.timeout(10_000) });
+      await response.body?.cancel();
+      if (response.ok) return;
+    } catch {
+      // retried below
+    }
+    if (attempt === 0) await new Promise((r) => setTimeout(r, 1000));
+  }
+  console.error(JSON.stringify({ level: 'error', message: 'The budget alert webhook (ALERT_WEBHOOK_URL) did not accept an alert.' }));
+}

@@ -1,0 +1,77 @@
+import { Hono } from 'hono';
+import { html, raw } from 'hono/html';
+import type { BudgetState } from '../../../../shared';
+import { api, date, failure, formOf, moneyOf, note, numberOrNull, refused, render, type C, type ConsoleEnv } from './console-kit';
+import { csrfField } from './console-page';
+
+/** The settings pages: the price table and the team's budget. */
+export const settingPages = new Hono<ConsoleEnv>();
+
+// --- Prices ---
+
+async function pricesPage(c: C, message?: { text: string; ok: boolean }, draft?: string) {
+  const t = c.var.t;
+  const { body } = await api<{ table: { currency: string; note?: string; models: Record<string, Record<string, number>> }; isDefault: boolean; updatedAt: string | null }>(c, 'GET', '/prices');
+  const rows = Object.entries(body.table.models).flatMap(([model, byResolution]) => Object.entries(byResolution).map(([resolution, price]) => ({ model, resolution, price })));
+  return render(c, t('prices.title'), html`<h1>${t('prices.title')}</h1>
+    ${note(message?.text, message?.ok)}
+    <p>${body.isDefault ? t('prices.default') : t('prices.custom', { at: date(body.updatedAt) })}</p>
+    ${body.table.note ? html`<p class="muted">${body.table.note}</p>` : ''}
+    <div class="table-wrap"><table><thead><tr><th scope="col">${t('prices.model')}</th><th scope="col">${t('prices.resolution')}</th><th scope="col" class="num">${t('prices.perSecond')}</th></tr></thead>
+      <tbody>${rows.map((r) => html`<tr><td>${r.model}</td><td>${r.resolution}</td><td class="num">${r.price} ${body.table.currency}</td></tr>`)}</tbody></table></div>
+    <form method="post" action="/console/prices">
+      ${csrfField(c.var.signed.csrf)}
+      <div class="field"><label for="table">${t('prices.edit')}</label><textarea id="table" name="table" spellcheck="false">${draft ?? JSON.stringify(body.table, null, 2)}</textarea></div>
+      <button type="submit">${t('prices.save')}</button>
+    </form>
+    <form method="post" action="/console/prices/reset" class="inline">${csrfField(c.var.signed.csrf)}<button type="submit" class="secondary">${t('prices.reset')}</button></form>`, 'prices');
+}
+
+settingPages.get('/prices', (c) => pricesPage(c));
+
+settingPages.post('/prices', async (c) => {
+  const form = await formOf(c);
+  if (!form) return refused(c);
+  let table: unknown;
+  try {
+    table = JSON.parse(form.table ?? '');
+  } catch {
+    return pricesPage(c, { text: 'table: not valid JSON.', ok: false }, form.table);
+  }
+  const saved = await api(c, 'PUT', '/prices', table);
+  return failure(saved) ? pricesPage(c, { text: failure(saved)!, ok: false }, form.table) : pricesPage(c, { text: c.var.t('saved'), ok: true });
+});
+
+settingPages.post('/prices/reset', async (c) => {
+  if (!(await formOf(c))) return refused(c);
+  const done = await api(c, 'DELETE', '/prices');
+  return pricesPage(c, { text: failure(done) ?? c.var.t('saved'), ok: !failure(done) });
+});
+
+// --- Team budget ---
+
+async function budgetPage(c: C, message?: { text: string; ok: boolean }) {
+  const t = c.var.t;
+  const { body } = await api<BudgetState>(c, 'GET', '/budget');
+  const values = { spent: moneyOf(body.spent, body.currency), reserved: moneyOf(body.reserved, body.currency), remaining: moneyOf(body.remaining, body.currency), period: t(`period.${body.period}`) };
+  return render(c, t('budget.title'), html`<h1>${t('budget.title')}</h1>
+    ${note(message?.text, message?.ok)}
+    <p>${body.limit === null ? t('budget.stateUnlimited', values) : t('budget.state', values)}</p>
+    <form method="post" action="/console/budget">
+      ${csrfField(c.var.signed.csrf)}
+      <div class="field"><label for="limit">${t('members.limit')} (${body.currency})</label><input id="limit" name="limit" inputmode="decimal" value="${body.limit ?? ''}" placeholder="${t('members.unlimited')}"></div>
+      <div class="field"><label for="period">${t('members.period')}</label><select id="period" name="period">
+        <option value="month"${body.period === 'month' ? raw(' selected') : ''}>${t('period.month')}</option>
+        <option value="total"${body.period === 'total' ? raw(' selected') : ''}>${t('period.total')}</option></select></div>
+      <button type="submit">${t('budget.save')}</button>
+    </form>`, 'budget');
+}
+
+settingPages.get('/budget', (c) => budgetPage(c));
+
+settingPages.post('/budget', async (c) => {
+  const form = await formOf(c);
+  if (!form) return refused(c);
+  const saved = await api(c, 'PUT', '/budget', { limit: numberOrNull(form.limit), period: form.period });
+  return budgetPage(c, { text: failure(saved) ?? c.var.t('saved'), ok: !failure(saved) });
+});

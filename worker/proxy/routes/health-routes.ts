@@ -1,0 +1,19 @@
+import { Hono } from 'hono';
+import { describeRoute } from 'hono-openapi';
+import { healthSchema } from '../../../shared';
+import type { ProxyEnv } from '../infra/settings/proxy-env';
+import { missingConfig } from '../infra/settings/proxy-settings';
+import { json, OPEN } from './openapi/route-docs';
+
+/** `GET /healthz`: no token, no upstream call; names the settings a deployment still lacks, never a value. */
+export const healthRoutes = new Hono<{ Bindings: ProxyEnv }>();
+
+healthRoutes.get('/healthz', describeRoute({
+  summary: 'Health, and the settings a deployment still lacks',
+  tags: ['health'],
+  security: OPEN,
+  responses: { 200: json('`{"status":"ok"}`, or with `config: "incomplete"` and the `missing` settings.', healthSchema) },
+}), (c) => {
+  const missing = missingConfig(c.env);
+  return c.json(missing.length ? { status: 'ok', config: 'incomplete', missing } : { status: 'ok' });
+});
