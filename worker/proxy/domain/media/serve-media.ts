@@ -1,6 +1,7 @@
 import { proxyError, toResponse } from '../../infra/http/responses';
 import { checkAddress } from './media-address';
 import type { MediaEnv } from './media-env';
+import { mediaStoreOff } from './media-store-off';
 import { objectKey, parseMediaId } from './media-ids';
 
 /**
@@ -28,9 +29,11 @@ function parseRange(header: string | null, size: number): R2Range | null | 'inva
 }
 
 export async function serveMedia(env: MediaEnv, request: Request, id: string): Promise<Response> {
-  const secret = env.MEDIA_URL_SECRET;
+  const off = mediaStoreOff(env);
+  if (off) return json(off.status, off.code, off.message);
+  const secret = env.MEDIA_URL_SECRET!;
   const parsed = parseMediaId(id);
-  if (!secret || !parsed) return json(404, 'not_found', 'No such media.');
+  if (!parsed) return json(404, 'not_found', 'No such media.');
   const url = new URL(request.url);
   const now = Math.floor(Date.now() / 1000);
   const check = checkAddress(secret, id, url.searchParams.get('expires') ?? undefined, url.searchParams.get('sig') ?? undefined, now);

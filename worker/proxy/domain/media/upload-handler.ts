@@ -3,6 +3,7 @@ import type { StorageLedger } from '../ledger/ledger-port';
 import { mediaUrlTtlSeconds } from '../../infra/settings/proxy-settings';
 import { signedAddress } from './media-address';
 import type { MediaEnv } from './media-env';
+import { mediaStoreOff } from './media-store-off';
 import { objectKey, parseMediaId, uploadId, uploadsPrefix, withMetadata } from './media-ids';
 
 /**
@@ -163,8 +164,9 @@ export async function handleUpload(
   origin: string,
   rawName: string | undefined,
 ): Promise<{ ok: true; answer: UploadAnswer } | { ok: false; refusal: Refusal }> {
-  const secret = env.MEDIA_URL_SECRET;
-  if (!secret) return { ok: false, refusal: { status: 503, code: 'media_store_not_configured', message: "The proxy's media store is not configured: its operator must set MEDIA_URL_SECRET." } };
+  const off = mediaStoreOff(env);
+  if (off) return { ok: false, refusal: { ...off } };
+  const secret = env.MEDIA_URL_SECRET!;
   const name = uploadName(rawName);
   if (!name.ok) return name;
   const length = declaredLength(request.headers.get('content-length') ?? undefined);

@@ -92,6 +92,27 @@ describe('GET /healthz with missing configuration', () => {
   });
 });
 
+describe('MEDIA_URL_SECRET unset: the media store is off, the rest serves', () => {
+  it('every media route answers 503 media_store_not_configured; the library still works', async () => {
+    const m = await member('no media store');
+    const auth = { Authorization: `Bearer ${m.token}` };
+    const off = { MEDIA_URL_SECRET: '' };
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const answers = [
+      await fetchWith(off, '/proxy/uploads?name=a.png', { method: 'POST', headers: { ...auth, 'Content-Type': 'image/png', 'Content-Length': String(png.length) }, body: png }),
+      await fetchWith(off, '/proxy/uploads', { headers: auth }),
+      await fetchWith(off, '/proxy/uploads/u_x', { method: 'DELETE', headers: auth }),
+      await fetchWith(off, '/media/u_x?expires=1&sig=x'),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBe(503);
+      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('media_store_not_configured');
+    }
+    const groups = await fetchWith(off, '/api/v3?Action=ListAssetGroups&Version=2024-01-01', { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: '{}' });
+    expect(groups.status).toBe(200);
+  });
+});
+
 describe("the service refusing the proxy's own credentials", () => {
   it('/api/v3: 502 with a message for the operator, never a 401 that would blame the member token', async () => {
     const m = await member();

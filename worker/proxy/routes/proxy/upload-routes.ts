@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { clip, UPLOAD_TYPES, uploadAnswerSchema, uploadListSchema } from '../../../../shared';
+import { mediaStoreOff } from '../../domain/media/media-store-off';
 import { deleteUpload, handleUpload, listUploads } from '../../domain/media/upload-handler';
 import { toResponse } from '../../infra/http/responses';
 import { ledgerObject } from '../../objects/handles';
@@ -11,6 +12,8 @@ import { proxyUnauthorized } from './proxy-auth';
 
 /** The member's side of the media store (docs/media-store.md): uploads, and deleting a kept output. */
 export const uploadRoutes = new Hono<MemberEnv>();
+
+const MEDIA_OFF_DOC = '`media_store_not_configured`: the operator has not set `MEDIA_URL_SECRET`.';
 
 uploadRoutes.post('/uploads', describeRoute({
   summary: 'Upload a file into the media store',
@@ -32,7 +35,7 @@ uploadRoutes.post('/uploads', describeRoute({
       411: '`length_required`: no `Content-Length`.',
       413: '`request_too_large`: over the limit of the file\'s kind.',
       415: '`unsupported_media_type`: another type, or bytes that are not the declared type.',
-      503: '`media_store_not_configured`: the operator has not set `MEDIA_URL_SECRET`.',
+      503: MEDIA_OFF_DOC,
     }),
   },
 }), async (c) => {
@@ -55,11 +58,13 @@ uploadRoutes.get('/uploads', describeRoute({
   parameters: [{ in: 'query', name: 'cursor', required: false, description: 'The `cursor` of the previous page.', schema: { type: 'string', maxLength: 1024 } }],
   responses: {
     200: json('A page of uploads; `cursor` is null on the last.', uploadListSchema),
-    ...errors({ 400: '`invalid_parameter`: a cursor over 1024 characters.', 401: UNAUTHORIZED_MEMBER }),
+    ...errors({ 400: '`invalid_parameter`: a cursor over 1024 characters.', 401: UNAUTHORIZED_MEMBER, 503: MEDIA_OFF_DOC }),
   },
 }), async (c) => {
   const { id, state, tokenHash } = c.get('member');
   if (!(await state.me(tokenHash))) return toResponse(proxyUnauthorized());
+  const off = mediaStoreOff(c.env);
+  if (off) return memberError(off.status, off.code, off.message);
   const cursor = c.req.query('cursor');
   if (cursor !== undefined && cursor.length > 1024) return memberError(400, 'invalid_parameter', 'cursor: must be at most 1024 characters', 'cursor');
   return c.json(await listUploads(c.env, id, cursor));
@@ -69,10 +74,12 @@ uploadRoutes.delete('/uploads/:id', describeRoute({
   summary: 'Delete one of the member\'s uploads',
   tags: ['media'],
   security: MEMBER,
-  responses: { 204: empty('Deleted.'), ...errors({ 401: UNAUTHORIZED_MEMBER, 404: '`upload_not_found`: another member\'s or a missing id.' }) },
+  responses: { 204: empty('Deleted.'), ...errors({ 401: UNAUTHORIZED_MEMBER, 404: '`upload_not_found`: another member\'s or a missing id.', 503: MEDIA_OFF_DOC }) },
 }), async (c) => {
   const { id, state, tokenHash } = c.get('member');
   if (!(await state.me(tokenHash))) return toResponse(proxyUnauthorized());
+  const off = mediaStoreOff(c.env);
+  if (off) return memberError(off.status, off.code, off.message);
   return (await deleteUpload(c.env, ledgerObject(c.env), id, c.req.param('id')))
     ? c.body(null, 204)
     : memberError(404, 'upload_not_found', `No upload ${clip(c.req.param('id'))} exists for you.`, 'id');
