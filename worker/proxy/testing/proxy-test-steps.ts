@@ -108,7 +108,9 @@ export async function runTracking(m: Member | string): Promise<void> {
   const id = typeof m === 'string' ? m : m.id;
   const stub = memberObject(proxyEnv, id);
   await runInDurableObject(stub, async (instance, state) => {
-    state.storage.sql.exec('UPDATE tasks SET next_check_at = 0 WHERE next_check_at IS NOT NULL');
+    // Due since the epoch, not at 0: the tracker points the alarm at the earliest check while the
+    // others are still due, and the runtime refuses an alarm at 0 (an unhandled rejection).
+    state.storage.sql.exec('UPDATE tasks SET next_check_at = 1 WHERE next_check_at IS NOT NULL');
     await instance.alarm();
   });
 }

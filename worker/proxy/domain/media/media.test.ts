@@ -235,8 +235,9 @@ describe('kept outputs', () => {
     const created = await create(m);
     await advanceSandbox(60);
     await runTracking(m);
-    // As if the service's link had answered 404 when the copy was tried.
-    await memberRows(m, "UPDATE tasks SET keep_state = 'pending', keep_next_at = 0, next_check_at = 0, body = json_set(body, '$.metadata.url', ?) WHERE id = ?", `${mediaUrl}/status/404`, created.body.id);
+    // As if the service's link had answered 404 when the copy was tried; due at once (1 ms after the
+    // epoch: an alarm at 0 or before is refused by the runtime).
+    await memberRows(m, "UPDATE tasks SET keep_state = 'pending', keep_next_at = 1, next_check_at = 1, body = json_set(body, '$.metadata.url', ?) WHERE id = ?", `${mediaUrl}/status/404`, created.body.id);
     await runTracking(m);
     const task = await call(m, 'GET', `/v1/video/generations/${created.body.id}`);
     expect(task.body.arkbridge).toMatchObject({ keep: 'failed', keepError: expect.stringContaining('HTTP 404') });
