@@ -101,6 +101,18 @@ export const generateEn = {
   'generate.keyNote': 'Each request is sent once: if the connection drops, Arkbridge asks again with the same request key and never creates a second task.',
   'generate.refused': 'The proxy refused the request: {message}',
   'generate.unexpected': 'Unexpected error: {message}',
+  'generate.quote.costs': 'Costs up to {cost}',
+  'generate.quote.notPriced': 'Not priced',
+  'generate.quote.notPricedTitle': 'Your team’s price table has no price for this model: it costs nothing against the budgets.',
+  'generate.quote.left': '{remaining} left',
+  'generate.quote.left.month': '{remaining} left this month',
+  'generate.quote.left.total': '{remaining} left in total',
+  'generate.quote.team': 'team: {remaining} left',
+  'generate.quote.team.month': 'team: {remaining} left this month',
+  'generate.quote.team.total': 'team: {remaining} left in total',
+  'generate.quote.tokens': 'Reserved for up to {tokens} output tokens',
+  'generate.quote.over.member': 'Your budget cannot cover this task: {remaining} left, and it costs up to {cost}. Generating is off until the budget is raised (a monthly budget starts again on the 1st, UTC): ask your team’s admin.',
+  'generate.quote.over.team': 'The team’s budget cannot cover this task: {remaining} left, and it costs up to {cost}. Generating is off until the budget is raised (a monthly budget starts again on the 1st, UTC): ask your team’s admin.',
 } as const;
 
 // Importing this part makes its strings available: a module that names them imports it (page-strings.test).

@@ -1,12 +1,13 @@
-import { type AssetListItem, type AssetStatus, bytesProblem, checkDeclared, SNIFF_BYTES, type TaskStatus, type UsageView } from '@@/shared';
+import { type AssetListItem, type AssetStatus, bytesProblem, checkDeclared, checkVideoCreate, type QuoteAnswer, SNIFF_BYTES, type TaskStatus, type UsageView } from '@@/shared';
 import type { ProxiedVideoTask } from '@/lib/proxy/task-annotation';
 
 /**
  * A small in-memory imitation of the Arkbridge proxy for extension tests: the `/api/v3`
  * CreateAssetGroup, CreateAsset, ListAssets (and GetAsset, which the extension must never call)
- * and the `/v1` video task endpoint, `GET /proxy/usage`, and the media store's `POST` and `GET /proxy/uploads`
- * (checked with the proxy's own rules: shared/media/media-kinds). Every call is recorded; faults can be
- * scripted per action (an upload's action is its path, `/proxy/uploads`).
+ * and the `/v1` video task endpoint, `GET /proxy/usage`, `POST /proxy/quote` (the body checked as a create),
+ * and the media store's `POST` and `GET /proxy/uploads` (checked with the proxy's own rules:
+ * shared/media/media-kinds). Every call is recorded; faults can be scripted per action (an upload's
+ * action is its path, `/proxy/uploads`).
  */
 
 export interface ProxyCall {
@@ -28,7 +29,9 @@ export type Fault =
   /** An HTTP failure with a library failure envelope. */
   | { kind: 'status'; status: number; code?: string; message?: string; retryAfter?: string }
   /** The proxy performs the call but answers 504 (the service was slow): a retry must reuse the key. */
-  | { kind: 'timeout-after-commit' };
+  | { kind: 'timeout-after-commit' }
+  /** An HTTP failure with the proxy's own error object `{"error":{code,message,param}}` (its `/proxy/` routes). */
+  | { kind: 'api-error'; status: number; code: string; message: string; param?: string };
 
 interface StoredAsset extends AssetListItem {
   updatedSeq: number;
@@ -60,6 +63,13 @@ export class FakeProxy {
   allowHttpMedia = false;
   /** What `GET /proxy/usage` answers; null: 404, as a proxy without budgets. */
   usage: UsageView | null = null;
+  /**
+   * What `POST /proxy/quote` answers for a body the create would take (a function: per body); null:
+   * 404, as a proxy from before quotes. A body the create would refuse is answered 400 as the create.
+   */
+  quote: QuoteAnswer | ((body: any) => QuoteAnswer) | null = null;
+  /** Runs when a quote arrives, before it is answered (await a promise here to hold the answer back). */
+  onQuote: ((body: any) => unknown) | null = null;
   /** The media store's uploads, by id. */
   readonly uploads = new Map<string, FakeUpload>();
   /** false: a proxy from before the media store (`/proxy/uploads` is 404). */
@@ -147,7 +157,11 @@ export class FakeProxy {
 
     const index = this.#faults.findIndex((f) => f.action === action);
     const fault = index >= 0 ? this.#faults.splice(index, 1)[0]!.fault : null;
+    if (action === '/proxy/quote') await this.onQuote?.(body);
     if (fault?.kind === 'network') throw new TypeError('Failed to fetch');
+    if (fault?.kind === 'api-error') {
+      return json(fault.status, { error: { code: fault.code, message: fault.message, ...(fault.param ? { param: fault.param } : {}) } });
+    }
     if (fault?.kind === 'status') {
       return failure(fault.status, action, fault.code ?? 'Fault', fault.message ?? `fault ${fault.status}`, fault.retryAfter);
     }
@@ -188,6 +202,7 @@ export class FakeProxy {
     if (action === '/proxy/usage') {
       return this.usage ? json(200, this.usage) : json(404, { error: { code: 'not_found', message: 'No route GET /proxy/usage.', type: 'invalid_request_error' } });
     }
+    if (action === '/proxy/quote') return this.#quote(body);
     if (action === 'getVideo') {
       const task = this.tasks.get(decodeURIComponent(call.path.split('/').pop()!));
       return task ? json(200, task) : json(404, { error: { code: 'task_not_found', message: 'No such task.', type: 'invalid_request_error' } });
@@ -230,6 +245,13 @@ export class FakeProxy {
       default:
         return failure(400, action, 'ValidationError', `Action: "${action}" is not supported by the fake proxy.`);
     }
+  }
+
+  #quote(body: unknown): Response {
+    if (!this.quote) return json(404, { error: { code: 'not_found', message: 'No route POST /proxy/quote.', type: 'invalid_request_error' } });
+    const checked = checkVideoCreate(body, { allowHttp: this.allowHttpMedia });
+    if (!checked.ok) return json(400, { error: { code: 'invalid_parameter', message: checked.problem.message, param: checked.problem.field, type: 'invalid_request_error' } });
+    return json(200, typeof this.quote === 'function' ? this.quote(body) : this.quote);
   }
 
   #create(call: ProxyCall, make: () => string): Response {

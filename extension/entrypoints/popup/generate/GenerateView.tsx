@@ -2,7 +2,8 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { modelSpec, type ModelSpec } from '@@/shared';
 import { Banner } from '@/components/Banner';
 import { Field } from '@/components/Field';
-import { refreshUsage } from '@/lib/budget/usage-refresh';
+import { readUsage, refreshUsage } from '@/lib/budget/usage-refresh';
+import { type QuoteFn, useFormQuote } from '@/lib/generate/form-quote';
 import { loadDraft, saveDraft } from '@/lib/generate/generate-draft';
 import { tellBackground } from '@/lib/messaging/extension-messages';
 import {
@@ -26,6 +27,7 @@ import { useDb } from '@/lib/popup/use-db';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
 import { notConnected, refusalMessage } from '@/lib/proxy/failure-message';
+import { quoteVideo } from '@/lib/proxy/quote-client';
 import { assetStore } from '@/lib/storage/asset-store';
 import type { ModelsInfo } from '@/lib/storage/records/setting-values';
 import { getConnection } from '@/lib/storage/stored-connection';
@@ -34,11 +36,23 @@ import { resumeSubmissions, submitTask } from '@/lib/tasks/task-submit';
 import '@/entrypoints/popup/generate/generate.css';
 import { GenerateReferences, type Refusal } from '@/entrypoints/popup/generate/GenerateReferences';
 import { ParamField } from '@/entrypoints/popup/generate/ParamField';
+import { OVER_BUDGET_ID, overBudget, QuoteLine } from '@/entrypoints/popup/generate/QuoteLine';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
 import '@/lib/i18n/generate.en';
 
 const readAssets = () => assetStore.all();
 const readinessClient = async () => (await connectedClient())?.client ?? null;
+/** The quote of a valid form (a refused token recorded as everywhere; not connected: no quote shown). */
+const askQuote: QuoteFn = async (body, signal) => {
+  const connected = await connectedClient();
+  if (!connected) throw new Error('not connected');
+  try {
+    return await quoteVideo(connected.client, body, signal);
+  } catch (error) {
+    await handleUnauthorized(error).catch(() => {});
+    throw error;
+  }
+};
 
 type Load = { state: 'loading' } | { state: 'ready' } | { state: 'failed'; message: string };
 
@@ -65,6 +79,7 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
   /** The last create was refused for the budgets (what to do, not a fault of the form). */
   const [budgetRefused, setBudgetRefused] = useState<string | null>(null);
   const assets = useDb(readAssets, ['assets']) ?? [];
+  const usage = useDb(readUsage, ['settings']);
   useFirstPaintMark(info !== null || load.state !== 'loading');
 
   const allowHttp = info?.allowHttp ?? allowHttpSetting;
@@ -114,10 +129,23 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
     () => (form.model ? [...formProblems(form, spec, { allowHttp }), ...readinessProblems(form, spec, readiness)] : []),
     [form, spec, allowHttp, readiness],
   );
-  const at = (match: (target: ProblemTarget) => boolean) => problems.filter((p) => match(p.target));
-  const refusedAt = (match: (target: ProblemTarget) => boolean) => (refused && match(refused.target) ? [refused.message] : []);
-  const messages = (list: FormProblem[], match: (target: ProblemTarget) => boolean) => [...list.map((p) => p.reason), ...refusedAt(match)];
   const body = toBody(form, spec);
+  // The proxy's word on the valid form: its cost against the budgets, or the field it refuses as the create would.
+  const { view: quote, refresh: requote } = useFormQuote(form.model && !problems.length ? body : null, askQuote);
+  const periods = { member: usage?.period, team: usage?.team.period };
+  const over = overBudget(quote, periods);
+  const quoteRefused = quote.state === 'refused' ? refusalOf(quote.failure.message, quote.failure.field) : null;
+  const shownRefusal = refused ?? quoteRefused;
+  const blockers = problems.length + (quoteRefused ? 1 : 0);
+  const at = (match: (target: ProblemTarget) => boolean) => problems.filter((p) => match(p.target));
+  const refusedAt = (match: (target: ProblemTarget) => boolean) => (shownRefusal && match(shownRefusal.target) ? [shownRefusal.message] : []);
+  const messages = (list: FormProblem[], match: (target: ProblemTarget) => boolean) => [...list.map((p) => p.reason), ...refusedAt(match)];
+
+  /** The proxy's refusal of the body, at the part of the form it names. */
+  function refusalOf(message: string, param?: string): Refusal {
+    const field = param ?? namedParam(message);
+    return { target: field ? targetOf(field, form) : { kind: 'form' }, message: t('generate.refused', { message: humanize(message, body, spec) }) };
+  }
 
   function chooseModel(id: string) {
     const next = models.find((m) => m.id === id) ?? modelSpec(id);
@@ -128,7 +156,7 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
 
   async function submit() {
     setPromptTouched(true);
-    if (problems.length || submitting) return;
+    if (blockers || over || submitting) return;
     setSubmitting(true);
     setNotice(null);
     setBudgetRefused(null);
@@ -139,6 +167,7 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
       void tellBackground({ type: 'arkbridge:sync' });
       // The budget line shows what this create reserved (or why it was refused).
       void refreshUsage();
+      requote();
       const { record, failure } = outcome;
       if (record.status === 'failed' && failure?.kind === 'rejected' && failure.refusal) {
         // Nothing was created; the form stays as filled, and nothing is sent again by itself.
@@ -146,9 +175,7 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
         return;
       }
       if (record.status === 'failed') {
-        const message = record.error?.message ?? '';
-        const field = namedParam(message);
-        setRefused({ target: field ? targetOf(field, form) : { kind: 'form' }, message: t('generate.refused', { message: humanize(message, body, spec) }) });
+        setRefused(refusalOf(record.error?.message ?? ''));
         return;
       }
       setDropped([]);
@@ -235,7 +262,7 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
         assets={assets}
         setForm={setForm}
         problems={problems}
-        refused={refused}
+        refused={shownRefusal}
         general={[...general.map((p) => p.message), ...refusedAt((x) => x.kind === 'form' || x.kind === 'references')]}
       />
       {large.length > 0 && <Banner tone="warning">{t('generate.file.large', { names: large.map((r) => r.label).join(', ') })}</Banner>}
@@ -261,15 +288,21 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
         </Banner>
       )}
       <div class="gen-submit">
-        <button type="submit" class="primary" disabled={submitting || problems.length > 0}>
+        <button
+          type="submit"
+          class="primary"
+          disabled={submitting || blockers > 0 || over !== null}
+          aria-describedby={[blockers > 0 && 'gen-blocked', over !== null && OVER_BUDGET_ID].filter(Boolean).join(' ') || undefined}
+        >
           {submitting ? t('generate.submitting') : t('generate.submit')}
         </button>
-        {problems.length > 0 && (
+        {blockers > 0 && (
           <p class="gen-blocked" id="gen-blocked">
-            {hidden ? t('generate.needPrompt') : t('generate.blocked', { count: problems.length })}
+            {hidden ? t('generate.needPrompt') : t('generate.blocked', { count: blockers })}
           </p>
         )}
       </div>
+      <QuoteLine view={quote} periods={periods} />
       <p class="gen-muted">{t('generate.keyNote')}</p>
     </form>
   );
