@@ -1,5 +1,6 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { AuditEntry } from '../../../../shared';
 import { ledgerObject, memberObject } from '../../objects/handles';
 import { ledgerPort } from '../../objects/object-stubs';
 import { call, proxyEnv, sandbox } from '../../testing/proxy-test-client';
@@ -49,7 +50,7 @@ async function cutOff(m: Member, key: string | null, ago = BOUND + 1) {
 const alarm = (m: Member) => runInDurableObject(memberObject(proxyEnv, m.id), (instance) => instance.alarm());
 
 const unknownEntries = async (m: Member) =>
-  (await ledgerObject(proxyEnv).auditEntries(1000)).filter((e) => e.action === 'create.unknown' && e.actor === m.id);
+  ((await ledgerObject(proxyEnv).auditEntries(1000)) as unknown as AuditEntry[]).filter((e) => e.action === 'create.unknown' && e.actor === m.id);
 
 describe('creates cut off mid-way', () => {
   it('the alarm releases the reservation, the running count drops, and create.unknown is audited', async () => {
