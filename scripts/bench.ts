@@ -19,9 +19,13 @@
  *    r2-direct-worker.ts), interleaved, MB/s; and workerd's resident memory (/proc VmRSS every
  *    50 ms): the rise over its baseline during a first upload, the proxy's against the direct
  *    write's, and what more uploads at once add, which for bodies that stream is far less than 50 MB each.
+ * 6. How many creates a second one team ledger sustains: the ledger's part of a create straight to
+ *    the object (a bench-only Worker in the proxy's workerd, scripts/bench/ledger-direct-worker.ts),
+ *    and concurrent creates of several members through the proxy (scripts/bench/ledger.ts).
  * Prints figures; it is a measurement, not a test.
  */
 import { latencySection } from './bench/latency';
+import { ledgerSection } from './bench/ledger';
 import { signingSection } from './bench/signing';
 import { uploadsSection } from './bench/uploads';
 
@@ -30,3 +34,4 @@ const GOAL = { addedP50: 3, addedP99: 8, signingRatio: 2, reservationP50: 2, upl
 await signingSection(GOAL.signingRatio);
 await latencySection(GOAL);
 await uploadsSection(GOAL);
+await ledgerSection();

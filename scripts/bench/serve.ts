@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
-import { unstable_getMiniflareWorkerOptions } from 'wrangler';
+import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
 import { ROOT } from '../lib/wrangler-dev';
 
 interface Input {
@@ -48,6 +48,8 @@ function worker(config: string, outdir: string, vars: Record<string, string> = {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, config));
   return {
     ...(workerOptions as object),
+    // Named as in its config, so that a Worker alongside can bind to its Durable Object classes (`script_name`).
+    name: unstable_readConfig({ config: join(ROOT, config) }).name,
     modules: true as const,
     scriptPath: join(outdir, readdirSync(outdir).find((f) => f.endsWith('.js'))!), // named after the config's main
     modulesRoot: outdir,

@@ -5,11 +5,12 @@ import { handleLibrary, type LibraryCall } from '../domain/library/library-handl
 import * as video from '../domain/video/video-handler';
 import { listConsents, recordConsent, type Consent } from '../domain/members/consents';
 import type { MemberContext } from '../domain/members/member-context';
-import { MEMBER_SCHEMA, TASK_SCHEMA } from '../domain/members/member-schema';
+import { CREATES_SCHEMA, MEMBER_SCHEMA, TASK_SCHEMA } from '../domain/members/member-schema';
 import { owns } from '../domain/members/owned';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
 import { ledgerPort } from './object-stubs';
 import { TaskTracker } from '../domain/tracking/task-tracker';
+import { CreatesInFlight } from '../domain/video/creates-in-flight';
 
 export type Profile = MemberProfile;
 
@@ -32,25 +33,46 @@ export type VideoCall =
  */
 export class MemberState extends DurableObject<ProxyEnv> {
   readonly #tracker: TaskTracker;
+  readonly #creates: CreatesInFlight;
+  /** The alarm time last set (undefined: not known in this instance, or it fired). */
+  #alarmAt: number | null | undefined;
 
   constructor(state: DurableObjectState, env: ProxyEnv) {
     super(state, env);
     this.ctx.storage.sql.exec(MEMBER_SCHEMA);
     this.ctx.storage.sql.exec(TASK_SCHEMA);
+    this.ctx.storage.sql.exec(CREATES_SCHEMA);
     this.#tracker = new TaskTracker({
       sql: this.ctx.storage.sql,
       env,
       ledger: () => ledgerPort(env),
-      setAlarm: (at) => void (at === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(at)),
+      setAlarm: () => this.#armAlarm(),
       memberId: () => this.#row()?.id ?? null,
       memberName: () => this.#row()?.name ?? null,
     });
+    this.#creates = new CreatesInFlight({ sql: this.ctx.storage.sql, env, ledger: () => ledgerPort(env), armAlarm: () => this.#armAlarm() });
   }
 
-  /** The object's one alarm: follows the member's tasks (domain/tracking/task-tracker.ts). */
+  /**
+   * The object's one alarm: creates cut off mid-way are resolved (domain/video/creates-in-flight.ts),
+   * then the member's tasks are followed (domain/tracking/task-tracker.ts).
+   */
   override async alarm(): Promise<void> {
+    this.#alarmAt = undefined;
     this.#tracker.alarmFired();
+    await this.#creates.sweep();
     await this.#tracker.runDue();
+    this.#armAlarm();
+  }
+
+  /** Points the alarm at the earliest of the next task check and the next create deadline. */
+  #armAlarm(): void {
+    const times = [this.#tracker.nextCheckAt(), this.#creates.nextDeadline()].filter((t): t is number => t !== null);
+    const next = times.length ? Math.min(...times) : null;
+    if (next === this.#alarmAt) return;
+    this.#alarmAt = next;
+    // Something already due fires at once (a time in the past is brought to now).
+    void (next === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(Math.max(next, Date.now())));
   }
 
   /**
@@ -70,6 +92,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
               waitUntil: (p) => this.ctx.waitUntil(p),
               ledger: () => ledgerPort(this.env),
               tracker: this.#tracker,
+              creates: this.#creates,
             },
           } : null;
     }

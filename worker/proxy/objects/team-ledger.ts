@@ -25,6 +25,7 @@ import { alertsFor, raiseAlerts, webhookPayload } from '../domain/ledger/alerts'
 import { appendAudit, readAudit } from '../domain/ledger/audit-log';
 import { addToTotals, budgetState, memberBudgetState, memberScope, readBudget, refusalFor, TEAM, writeBudget, type Refusal } from '../domain/ledger/budget-book';
 import { LEDGER_SCHEMA } from '../domain/ledger/ledger-schema';
+import { releaseUnknown, type UnknownCreate } from '../domain/ledger/orphan-sweep';
 import { PriceBook, type StoredPrices } from '../domain/ledger/price-book';
 import { storageByMember, storageOf, teamTasks, usageCsv, usageRows, type TaskFilter } from '../domain/ledger/usage-report';
 
@@ -113,6 +114,11 @@ export class TeamLedger extends DurableObject<ProxySettings> {
     if (!row) return;
     this.#sql.exec('DELETE FROM charges WHERE id = ?', reservation);
     addToTotals(this.#sql, String(row.member), row.created_at as number, { spent: 0, reserved: -(row.cost as number) });
+  }
+
+  /** A create cut off with its outcome unknown: released and audited (domain/ledger/orphan-sweep.ts). */
+  unknownCreate(reservation: string, create: UnknownCreate): boolean {
+    return releaseUnknown(this.#sql, reservation, create, Date.now());
   }
 
   /** A tracked task's status changed (not yet ended). */

@@ -1,4 +1,5 @@
 import type { PricedRequest, UsageView } from '../../../../shared';
+import type { UnknownCreate } from './orphan-sweep';
 
 /**
  * What the rules outside the ledger ask of the team's ledger, declared here so that they never
@@ -38,6 +39,8 @@ export interface LedgerPort extends StorageLedger {
   reserve(member: string, request: PricedRequest): Promise<Reservation | Refused>;
   /** The create was refused or failed without a task: the reservation goes back. */
   release(reservation: string): Promise<unknown>;
+  /** A create cut off with its outcome unknown: released (when still unbound) and audited as `create.unknown`. */
+  unknownCreate(reservation: string, create: UnknownCreate): Promise<boolean>;
   /** The service accepted the create: the reservation now belongs to this task. */
   bind(reservation: string, taskId: string, status: string): Promise<unknown>;
   /** A tracked task's status changed (not yet ended). */

@@ -14,7 +14,9 @@ export type Lookup =
   | { kind: 'new' }
   | { kind: 'replay'; response: ProxyResponse }
   | { kind: 'in_progress' }
-  | { kind: 'reused' };
+  | { kind: 'reused' }
+  /** The attempt under this key was cut off with its outcome unknown (creates-in-flight.ts); the key is now free. */
+  | { kind: 'unknown' };
 
 /** Why an Idempotency-Key header value is unacceptable, or null. */
 export const keyProblem = (key: string): string | null =>
@@ -33,8 +35,24 @@ export function begin(sql: SqlStorage, key: string, bodyHash: string, now = Date
     return { kind: 'new' };
   }
   if (row.body_hash !== bodyHash) return { kind: 'reused' };
+  if (row.state === 'unknown') {
+    // Said once; the next request with this key runs as a fresh create.
+    sql.exec('DELETE FROM idempotency WHERE key = ?', key);
+    return { kind: 'unknown' };
+  }
   if (row.state !== 'done') return { kind: 'in_progress' };
   return { kind: 'replay', response: { status: row.status, body: row.body, headers: JSON.parse(row.headers) } };
+}
+
+/** The record's key: `<operation>:<Idempotency-Key>`. */
+export const recordKey = (scope: string, header: string): string => `${scope}:${header}`;
+
+/**
+ * The attempt under `key` was cut off (the proxy stopped mid-create) and its outcome is unknown:
+ * the next request with the key is told so once (`outcomeUnknown`), then the key is free again.
+ */
+export function markUnknown(sql: SqlStorage, key: string): void {
+  sql.exec("UPDATE idempotency SET state = 'unknown' WHERE key = ? AND state = 'in_progress'", key);
 }
 
 /** Keeps the accepted response for replays. */
@@ -50,6 +68,8 @@ export interface IdempotencyAnswers {
   invalidKey(problem: string): ProxyResponse;
   inProgress(): ProxyResponse;
   reused(): ProxyResponse;
+  /** The earlier attempt under this key was cut off with its outcome unknown; its reservation is released. None: the retry just runs. */
+  outcomeUnknown?(): ProxyResponse;
   /** The 504 of a create still running at the deadline; `keyed`: a retry with the same key gets its outcome. */
   stillRunning(keyed: boolean): ProxyResponse;
 }
@@ -95,8 +115,12 @@ async function keyed({ sql, scope, header, body, answers }: IdempotentCreate, ru
   if (header === null) return (await run()).response;
   const problem = keyProblem(header);
   if (problem) return answers.invalidKey(problem);
-  const key = `${scope}:${header}`;
-  const found = begin(sql, key, await bodyHash(body));
+  const key = recordKey(scope, header);
+  let found = begin(sql, key, await bodyHash(body));
+  if (found.kind === 'unknown') {
+    if (answers.outcomeUnknown) return answers.outcomeUnknown();
+    found = begin(sql, key, await bodyHash(body));
+  }
   if (found.kind === 'replay') return found.response;
   if (found.kind === 'in_progress') return answers.inProgress();
   if (found.kind === 'reused') return answers.reused();

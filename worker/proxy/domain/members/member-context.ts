@@ -1,6 +1,7 @@
 import type { ProxySettings } from '../../infra/settings/proxy-settings';
 import type { LedgerPort } from '../ledger/ledger-port';
 import type { TaskTracker } from '../tracking/task-tracker';
+import type { CreatesInFlight } from '../video/creates-in-flight';
 
 /** What request handling inside a member's object needs; the object builds it (objects/member-state.ts). */
 export interface MemberContext {
@@ -13,4 +14,6 @@ export interface MemberContext {
   ledger(): LedgerPort;
   /** The member's tracked tasks. */
   tracker: TaskTracker;
+  /** The member's video creates on their way to the service (resolved on the alarm if cut off). */
+  creates: CreatesInFlight;
 }

@@ -13,7 +13,7 @@ CREATE INDEX IF NOT EXISTS owned_parent ON owned (parent);
 CREATE TABLE IF NOT EXISTS idempotency (
   key TEXT PRIMARY KEY,        -- <operation>:<Idempotency-Key>
   body_hash TEXT NOT NULL,
-  state TEXT NOT NULL,         -- in_progress | done
+  state TEXT NOT NULL,         -- in_progress | done | unknown (cut off mid-create; told once, then freed)
   status INTEGER, body TEXT, headers TEXT,
   created_at INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS idempotency_age ON idempotency (created_at);
@@ -55,4 +55,19 @@ CREATE TABLE IF NOT EXISTS tasks (
   kept_until INTEGER,          -- unix seconds
   kept_size INTEGER);
 CREATE INDEX IF NOT EXISTS tasks_due ON tasks (next_check_at) WHERE next_check_at IS NOT NULL;
+`;
+
+/**
+ * Video creates on their way to the service, written before the call goes upstream, so that a
+ * restart of the proxy mid-create finds them (domain/video/creates-in-flight.ts). Added in wave 3.
+ */
+export const CREATES_SCHEMA = `
+CREATE TABLE IF NOT EXISTS creates_in_flight (
+  reservation TEXT PRIMARY KEY, -- its reservation in the team ledger
+  idempotency_key TEXT,        -- <operation>:<Idempotency-Key>, or null
+  model TEXT NOT NULL,
+  started_at INTEGER NOT NULL,
+  deadline_at INTEGER NOT NULL, -- resolved as unknown from then on, unless still running here
+  state TEXT NOT NULL          -- sending | unknown (marked; the ledger not yet told)
+);
 `;

@@ -107,10 +107,23 @@ export class TaskTracker {
   async answer(id: string, origin: string): Promise<ProxyResponse | { upstream: Upstream } | null> {
     const row = this.#row(id);
     if (!row) return null;
-    if (row.tracking !== 'tracking' || Date.now() - row.refreshed_at < this.#interval) return rawJsonResponse(200, this.#answerBody(row, origin));
+    if (row.tracking !== 'tracking' || !this.#due(row)) return rawJsonResponse(200, this.#answerBody(row, origin));
     const up = await this.#refresh(row);
     // A 200 the tracker could not use leaves the record as it was: answered all the same.
     return up.status === 200 ? rawJsonResponse(200, this.#answerBody(this.#row(id)!, origin)) : { upstream: up };
+  }
+
+  /**
+   * Whether a reader's GET should query the service: the record is older than the interval, and
+   * the last check did not fail with a wait still running (a failed query counts as a check: the
+   * next one is at `next_check_at`, after the backoff or the service's Retry-After). A query in
+   * flight is shared.
+   */
+  #due(row: TaskRow): boolean {
+    const now = Date.now();
+    if (now - row.refreshed_at < this.#interval) return false;
+    if (this.#inflight.has(row.id)) return true;
+    return !(row.failures > 0 && row.next_check_at !== null && now < row.next_check_at);
   }
 
   /** The service's answer with the proxy's `arkbridge` member: cost, and the kept copy (a fresh signed address each time). */
@@ -267,9 +280,14 @@ export class TaskTracker {
     this.#schedule();
   }
 
+  /** When the next task is due, or null. */
+  nextCheckAt(): number | null {
+    return this.host.sql.exec('SELECT MIN(next_check_at) AS at FROM tasks WHERE next_check_at IS NOT NULL').one().at as number | null;
+  }
+
   /** Points the object's alarm at the earliest due task. */
   #schedule(): void {
-    const next = this.host.sql.exec('SELECT MIN(next_check_at) AS at FROM tasks WHERE next_check_at IS NOT NULL').one().at as number | null;
+    const next = this.nextCheckAt();
     if (next === this.#alarmAt) return;
     this.#alarmAt = next;
     this.host.setAlarm(next);

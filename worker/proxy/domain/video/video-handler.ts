@@ -104,13 +104,21 @@ export async function createTask(m: MemberContext, rawBody: ArrayBuffer, idempot
     // The budget first: nothing goes upstream, not even a reference check, for a refused create.
     const reservation = await m.ledger().reserve(m.memberId, { model: body.model, resolution: body.resolution, duration: body.duration, frames: body.frames });
     if (!reservation.ok) return { response: refusal(reservation), accepted: false };
+    // In storage before anything goes upstream: a stop of the proxy from here on is found by the alarm.
+    m.creates.begin(reservation.id, idempotencyKey === null ? null : idempotency.recordKey('video', idempotencyKey), body.model);
     let outcome: idempotency.Outcome | null = null;
+    let resolved = false;
     try {
       outcome = await sendCreate(m, checked.value, json, reservation);
       return outcome;
     } finally {
-      // Refused, failed or thrown without a task: the reservation goes back.
-      if (!outcome?.accepted) await m.ledger().release(reservation.id);
+      try {
+        // Refused, failed or thrown without a task: the reservation goes back.
+        if (!outcome?.accepted) await m.ledger().release(reservation.id);
+        resolved = true;
+      } finally {
+        m.creates.end(reservation.id, resolved);
+      }
     }
   };
   const keyed = { sql: m.sql, scope: 'video', header: idempotencyKey, body: json, answers: VIDEO_KEY_ANSWERS };
@@ -158,6 +166,9 @@ const VIDEO_KEY_ANSWERS: idempotency.IdempotencyAnswers = {
   invalidKey: (problem) => videoFailure(400, invalidParameter('Idempotency-Key', problem)),
   inProgress: () => videoFailure(409, videoError('idempotency_in_progress', 'A request with this Idempotency-Key is still running; retry shortly with the same key.', 'invalid_request_error')),
   reused: () => videoFailure(422, videoError('idempotency_key_reused', 'This Idempotency-Key was already used with a different body.', 'invalid_request_error')),
+  outcomeUnknown: () => videoFailure(409, videoError('create_outcome_unknown',
+    'The earlier request with this Idempotency-Key was cut off when the proxy stopped, before the video service answered: whether it created a task is unknown, and it is not tracked or charged. Its reservation was released, so it is safe to retry: send the same request again (this key now creates afresh) to create the video.',
+    'invalid_request_error')),
   stillRunning: (keyed) => videoFailure(504, videoError('upstream_timeout', keyed
     ? 'The video service has not answered yet; the task may still be created. Retry with the same Idempotency-Key to get its id; do not create again without it.'
     : 'The video service has not answered yet; the task may still be created. Send an Idempotency-Key so that a retry cannot create a second task.', 'server_error')),

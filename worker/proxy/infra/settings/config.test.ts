@@ -5,6 +5,7 @@ import app from '../../index';
 import { memberObject } from '../../objects/handles';
 import { ledgerPort } from '../../objects/object-stubs';
 import { TaskTracker } from '../../domain/tracking/task-tracker';
+import { CreatesInFlight } from '../../domain/video/creates-in-flight';
 import { handleLibrary } from '../../domain/library/library-handler';
 import type { MemberContext } from '../../domain/members/member-context';
 import { api, call, mediaUrl, proxyEnv, recordSeen, type Member } from '../../testing/proxy-test-client';
@@ -35,6 +36,7 @@ function asMember<T>(m: Member, vars: Partial<ProxyEnv>, fn: (ctx: MemberContext
       waitUntil: (p) => state.waitUntil(p),
       ledger: () => ledgerPort(env),
       tracker: new TaskTracker({ sql: state.storage.sql, env, ledger: () => ledgerPort(env), setAlarm: () => undefined, memberId: () => m.id, memberName: () => null }),
+      creates: new CreatesInFlight({ sql: state.storage.sql, env, ledger: () => ledgerPort(env), armAlarm: () => undefined }),
     }),
   );
 }
