@@ -53,7 +53,8 @@ describe('team ledger: settling token prices', () => {
     expect(settled).toEqual({ cost: 3.2, estimate: 1.8048, tokens: 200_000, overrun: true });
     expect(await ledger.memberBudget('m1')).toMatchObject({ spent: 3.2, reserved: 0 });
     expect((await ledger.tasks({ limit: 1 }))[0]).toMatchObject({ cost: 3.2, estimate: 1.8048, overrun: true });
-    const audit = (await ledger.auditEntries(5)).find((e) => e.action === 'task.overrun');
+    const entries: { action: string }[] = await ledger.auditEntries(5);
+    const audit = entries.find((e) => e.action === 'task.overrun');
     expect(audit).toMatchObject({ target: 'member:m1', detail: { task: 'task-big', estimate: 1.8048, cost: 3.2, tokens: 200_000 } });
   });
 

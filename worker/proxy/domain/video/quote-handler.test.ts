@@ -55,7 +55,7 @@ describe('POST /proxy/quote', () => {
     const { value, calls } = await upstream(async () => [await send('/proxy/quote'), await send('/v1/video/generations')]);
     expect(calls()).toBe(0);
     const [quote, create] = value;
-    expect(quote.status).toBe(400);
+    expect(quote!.status).toBe(400);
     expect(quote).toEqual(create);
   });
 
