@@ -20,6 +20,7 @@ export * from './video/check-create';
 export * from './catalog/models';
 export * from './gateway/money';
 export * from './gateway/prices';
+export * from './gateway/task-price';
 export * from './gateway/budgets';
 export * from './gateway/quote';
 export * from './catalog/output-size';

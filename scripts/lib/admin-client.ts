@@ -22,12 +22,12 @@ export interface UsageReport {
   rows: UsageRow[];
 }
 
-/** `GET /admin/prices`: the team's table, and whether it is still the default shipped with the catalog. */
-export interface PriceTableState {
-  table: PriceTable;
+/** `GET /admin/prices`: the team's table at the top level, and whether it is still the default shipped with the catalog (PUT takes it back as is). */
+export type PriceTableState = PriceTable & {
+  unit: NonNullable<PriceTable['unit']>;
   isDefault: boolean;
   updatedAt: string | null;
-}
+};
 
 export interface UsageQuery {
   from?: string | undefined;

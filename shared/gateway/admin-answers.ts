@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { PERIODS, storageUseSchema } from './budgets';
+import { PRICE_UNITS } from './quote';
 import { priceTableSchema } from './prices';
 
 /**
@@ -40,9 +41,18 @@ export const memberBudgetListSchema = v.object({
   ),
 });
 
-/** `GET`, `PUT`, `DELETE /admin/prices`: the team's table, and whether it is still the default. */
+/**
+ * `GET`, `PUT`, `DELETE /admin/prices`: the team's table at the top level (its `unit` always
+ * stated), with read-only metadata beside it: whether it is still the default, and when it was set.
+ * `PUT /admin/prices` takes this very object back (the metadata ignored).
+ */
 export const storedPricesSchema = v.pipe(
-  v.object({ table: priceTableSchema, isDefault: v.boolean(), updatedAt: v.nullable(v.string()) }),
+  v.object({
+    ...priceTableSchema.entries,
+    unit: v.pipe(v.picklist(PRICE_UNITS), v.description('What a price is for: a second of video, or a million output tokens.')),
+    isDefault: v.pipe(v.boolean(), v.description('Read-only: true while no table was set (the one shipped with Arkbridge).')),
+    updatedAt: v.pipe(v.nullable(v.string()), v.description('Read-only: when the table was set (ISO 8601); null for the default.')),
+  }),
   v.metadata({ ref: 'StoredPrices' }),
 );
 
@@ -64,6 +74,10 @@ export const usageReportSchema = v.object({
       tokens: count,
     }),
   ),
+  drift: v.pipe(
+    v.object({ tasks: count, charged: amount, estimated: amount, overruns: count }),
+    v.description('The charged tasks of these days: what they cost against what was reserved for them (drift: charged - estimated), and how many the service billed past their reservation.'),
+  ),
   storage: v.array(v.object({ member: v.string(), ...storageUseSchema.entries })),
 });
 
@@ -75,7 +89,10 @@ export const teamTaskListSchema = v.object({
       member: v.string(),
       model: v.string(),
       status: v.pipe(v.string(), v.description('creating, queued, in_progress, unknown, completed, failed or expired.')),
-      cost: amount,
+      cost: v.pipe(amount, v.description('What was charged (what is reserved while the task runs; 0 for a failed task).')),
+      estimate: v.pipe(amount, v.description('What was reserved before the create: the most the task could cost.')),
+      tokens: v.pipe(v.nullable(count), v.description("The service's `usage.completion_tokens` of the completed task; null before or without it.")),
+      overrun: v.pipe(v.boolean(), v.description('The service reported more than was reserved: the actual was charged.')),
       priced: v.boolean(),
       createdAt: v.string(),
       endedAt: v.nullable(v.string()),

@@ -27,6 +27,8 @@ const isWebUrl = (value: string): boolean => {
 export const arkbridgeFieldSchema = v.object({
   /** What the task costs (reserved while running, charged at the end), in `currency`. */
   cost: v.pipe(v.number(), v.finite(), v.minValue(0)),
+  /** What was reserved before the create (the most the task could cost); absent from an older proxy. */
+  estimate: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
   currency: v.pipe(v.string(), v.minLength(1), v.maxLength(16)),
   /** false: the model has no price (cost 0). */
   priced: v.boolean(),

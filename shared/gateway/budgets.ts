@@ -157,7 +157,14 @@ export interface TeamTask {
   member: string;
   model: string;
   status: string;
+  /** What was charged; what is reserved while the task runs. */
   cost: number;
+  /** What was reserved before the create. */
+  estimate: number;
+  /** The service's `usage.completion_tokens`, once reported. */
+  tokens: number | null;
+  /** The service reported more than was reserved. */
+  overrun: boolean;
   priced: boolean;
   createdAt: string;
   endedAt: string | null;

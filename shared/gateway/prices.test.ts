@@ -1,63 +1,74 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { check } from '../validation';
-import { DEFAULT_PRICES, outputFrames, priceTableSchema, taskCost, type PriceTable } from './prices';
-
-const table: PriceTable = { currency: 'CNY', models: { m: { '720p': 0.3, '*': 0.1 }, 'doubao-seedance-1-0-pro-250528': { '1080p': 0.7344 } } };
+import { MODEL_IDS as M } from '../catalog/testing/model-ids';
+import { DEFAULT_PRICES, LONGEST_CATALOG_SECONDS, outputFrames, parseVariantKey, priceTableSchema, priceTableUpdateSchema, tableUnit } from './prices';
 
 describe('outputFrames', () => {
   it('takes duration first, then frames, then the model default, and the longest for -1', () => {
-    expect(outputFrames({ model: 'doubao-seedance-1-0-pro-250528', duration: 5 })).toBe(120);
-    expect(outputFrames({ model: 'doubao-seedance-1-0-pro-250528', frames: 29 })).toBe(29);
-    expect(outputFrames({ model: 'doubao-seedance-1-0-pro-250528' })).toBe(120);
-    expect(outputFrames({ model: 'doubao-seedance-1-5-pro-251215', duration: -1 })).toBe(12 * 24);
-    expect(outputFrames({ model: 'doubao-seedance-2-0-260128', duration: -1 })).toBe(15 * 24);
+    expect(outputFrames({ model: M.pro, duration: 5 })).toBe(120);
+    expect(outputFrames({ model: M.pro, frames: 29 })).toBe(29);
+    expect(outputFrames({ model: M.pro })).toBe(120);
+    expect(outputFrames({ model: M.pro15, duration: -1 })).toBe(12 * 24);
+    expect(outputFrames({ model: M.s2, duration: -1 })).toBe(15 * 24);
+  });
+
+  it('a model outside the catalog counts the longest duration any catalog model allows, unless the create says duration', () => {
+    expect(LONGEST_CATALOG_SECONDS).toBe(15);
+    expect(outputFrames({ model: 'acme-video-9' })).toBe(15 * 24);
+    expect(outputFrames({ model: 'acme-video-9', duration: -1 })).toBe(15 * 24);
+    expect(outputFrames({ model: 'acme-video-9', duration: 3 })).toBe(72);
   });
 });
 
-describe('taskCost', () => {
-  it('is price per second x seconds, in micro-units', () => {
-    expect(taskCost(table, { model: 'm', resolution: '720p', duration: 5 })).toEqual({ micros: 1_500_000, frames: 120, resolution: '720p', priced: true });
+describe('variant keys', () => {
+  it('parses "*" and conditions in their order: resolution, audio|silent, draft, flex', () => {
+    expect(parseVariantKey('*')).toEqual({ resolution: null, audio: null, draft: false, flex: false });
+    expect(parseVariantKey('720p')).toEqual({ resolution: '720p', audio: null, draft: false, flex: false });
+    expect(parseVariantKey('480p+silent+draft+flex')).toEqual({ resolution: '480p', audio: 'silent', draft: true, flex: true });
+    expect(parseVariantKey('audio+flex')).toEqual({ resolution: null, audio: 'audio', draft: false, flex: true });
   });
 
-  it('uses "*" for a resolution the table does not list', () => {
-    expect(taskCost(table, { model: 'm', resolution: '480p', duration: 10 }).micros).toBe(1_000_000);
-  });
-
-  it("prices frames/24 seconds exactly: 29 frames of 1080p 1.0 Pro", () => {
-    // 0.7344 CNY/s x 29/24 s = 0.8874 CNY
-    expect(taskCost(table, { model: 'doubao-seedance-1-0-pro-250528', resolution: '1080p', frames: 29 }).micros).toBe(887_400);
-  });
-
-  it("uses the model's default resolution and duration when the create leaves them out", () => {
-    // 1.0 Pro defaults to 1080p and 5 s: 0.7344 x 5 = 3.672 CNY, the vendor's 3.67 for a 5 s 1080p video.
-    expect(taskCost(DEFAULT_PRICES, { model: 'doubao-seedance-1-0-pro-250528' })).toEqual({ micros: 3_672_000, frames: 120, resolution: '1080p', priced: true });
-  });
-
-  it('costs nothing and says unpriced for a model or resolution without a price', () => {
-    expect(taskCost(table, { model: 'unknown-model', duration: 5 })).toMatchObject({ micros: 0, priced: false });
-    expect(taskCost(table, { model: 'doubao-seedance-1-0-pro-250528', resolution: '480p' })).toMatchObject({ micros: 0, priced: false });
-    expect(taskCost(DEFAULT_PRICES, { model: 'doubao-seedance-2-0-260128' })).toMatchObject({ micros: 0, priced: false });
-  });
-
-  it('never reads prices off the object prototype', () => {
-    expect(taskCost(table, { model: 'constructor' }).priced).toBe(false);
-    expect(taskCost(table, { model: 'm', resolution: 'toString' }).micros).toBe(0); // "*" applies: 0.1 x 0 s
+  it('refuses keys out of order, repeated, combined with "*", or unknown: each meaning has one spelling', () => {
+    for (const key of ['flex+silent', 'silent+720p', 'audio+silent', 'draft+draft', '*+flex', 'hd', '', '720p+', 'toString', 'Flex']) {
+      expect(parseVariantKey(key), key).toBeNull();
+    }
   });
 });
 
 describe('priceTableSchema', () => {
-  it('accepts the default table', () => {
+  it('accepts the default table: per million tokens, dated', () => {
     expect(v.safeParse(priceTableSchema, DEFAULT_PRICES).success).toBe(true);
+    expect(tableUnit(DEFAULT_PRICES)).toBe('million_tokens');
+    expect(DEFAULT_PRICES.note).toMatch(/as of \d{4}-\d{2}/);
+    expect(DEFAULT_PRICES.models[M.pro15]).toEqual({ '*': 16, silent: 8 });
+    expect(DEFAULT_PRICES.models[M.s2]).toBeUndefined();
   });
 
-  it('names the field of a bad price', () => {
+  it('a table without unit (written before units) is per second', () => {
+    const old = { currency: 'CNY', models: { [M.pro]: { '480p': 0.1458, '720p': 0.30888, '1080p': 0.7344 } } };
+    const r = check(priceTableSchema, old);
+    expect(r.ok && tableUnit(r.value)).toBe('second');
+  });
+
+  it('names the field of a bad price, unit or variant key', () => {
     const r = check(priceTableSchema, { currency: 'CNY', models: { m: { '720p': -1 } } });
-    expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.problem.field).toBe('models.m.720p');
+    expect(!r.ok && r.problem.field).toBe('models.m.720p');
     const c = check(priceTableSchema, { currency: 'yuan', models: {} });
     expect(!c.ok && c.problem.field).toBe('currency');
     const extra = check(priceTableSchema, { currency: 'CNY', models: {}, discount: 1 });
     expect(!extra.ok && extra.problem.field).toBe('discount');
+    const unit = check(priceTableSchema, { currency: 'CNY', unit: 'minute', models: {} });
+    expect(!unit.ok && unit.problem.message).toBe('unit: must be second or million_tokens');
+    const key = check(priceTableSchema, { currency: 'CNY', models: { m: { 'flex+silent': 1 } } });
+    expect(!key.ok && key.problem.field).toBe('models.m.flex+silent');
+  });
+
+  it('the update schema takes what GET answers: isDefault and updatedAt are read-only and dropped', () => {
+    const answered = { ...DEFAULT_PRICES, isDefault: true, updatedAt: null };
+    const r = check(priceTableUpdateSchema, answered);
+    expect(r.ok && r.value).toEqual(DEFAULT_PRICES);
+    const other = check(priceTableUpdateSchema, { ...answered, table: {} });
+    expect(!other.ok && other.problem.field).toBe('table');
   });
 });

@@ -198,9 +198,12 @@ test('a price on Prices, a task of the member to completion: Tasks with its cost
 
   await nav('Prices', 'Prices');
   const table = page.getByLabel('Price table (JSON)');
-  const prices = JSON.parse(await table.inputValue()) as { currency: string; models: Record<string, Record<string, number>> };
-  expect(prices.currency).toBe('CNY');
-  prices.models[MODEL] = { '*': PRICE };
+  const prices = JSON.parse(await table.inputValue()) as { currency: string; unit: string; models: Record<string, Record<string, number>> };
+  expect(prices).toMatchObject({ currency: 'CNY', unit: 'million_tokens' });
+  expect(await page.getByText(/Prices are per million output tokens/).isVisible()).toBe(true);
+  // A per-second table of one model: the editor holds what GET /admin/prices answers, unit included.
+  prices.unit = 'second';
+  prices.models = { [MODEL]: { '*': PRICE } };
   await table.fill(JSON.stringify(prices, null, 2));
   await page.getByRole('button', { name: 'Save prices' }).click();
   await saved();

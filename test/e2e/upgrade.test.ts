@@ -88,8 +88,9 @@ describe('upgrading a wave-1 deployment', () => {
     const created = await member('/v1/video/generations', { method: 'POST', body: JSON.stringify({ model: 'doubao-seedance-1-0-pro-250528', prompt: 'a kite', duration: 5 }) });
     expect(created.status).toBe(200);
     const task = (await created.json()) as { id: string; arkbridge: unknown };
-    // 1.0 Pro at 1080p (its default) is on the default price list: 0.7344 CNY a second.
-    expect(task.arkbridge).toEqual({ cost: 3.672, currency: 'CNY', priced: true });
+    // 1.0 Pro at 1080p (its default) is on the default price list: 15 CNY per million output
+    // tokens, 1920 x 1088 x 120 / 1024 = 244,800 tokens reserved (16:9 is its largest 1080p size).
+    expect(task.arkbridge).toEqual({ cost: 3.672, estimate: 3.672, currency: 'CNY', priced: true });
     const audit = await admin('/admin/audit');
     expect(audit.status).toBe(200);
   });

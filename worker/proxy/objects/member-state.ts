@@ -3,9 +3,10 @@ import { sameSecret, type MemberProfile, type UsageView } from '../../../shared'
 import type { ProxyResponse } from '../infra/http/responses';
 import { handleLibrary, type LibraryCall } from '../domain/library/library-handler';
 import * as video from '../domain/video/video-handler';
+import { quoteTask } from '../domain/video/quote-handler';
 import { listConsents, recordConsent, type Consent } from '../domain/members/consents';
 import type { MemberContext } from '../domain/members/member-context';
-import { CREATES_SCHEMA, MEMBER_SCHEMA, TASK_SCHEMA } from '../domain/members/member-schema';
+import { CREATES_SCHEMA, MEMBER_SCHEMA, openTaskSchema } from '../domain/members/member-schema';
 import { owns } from '../domain/members/owned';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
 import { ledgerPort } from './object-stubs';
@@ -40,7 +41,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
   constructor(state: DurableObjectState, env: ProxyEnv) {
     super(state, env);
     this.ctx.storage.sql.exec(MEMBER_SCHEMA);
-    this.ctx.storage.sql.exec(TASK_SCHEMA);
+    openTaskSchema(this.ctx.storage.sql);
     this.ctx.storage.sql.exec(CREATES_SCHEMA);
     this.#tracker = new TaskTracker({
       sql: this.ctx.storage.sql,
@@ -152,6 +153,12 @@ export class MemberState extends DurableObject<ProxyEnv> {
     if (call.kind === 'models') return video.listModels(m);
     if (call.kind === 'get') return video.getTask(m, call.id, call.origin);
     return video.createTask(m, call.body, call.idempotencyKey);
+  }
+
+  /** `POST /proxy/quote`: what a create of this body would reserve; nothing is created or reserved. */
+  quote(tokenHash: string, body: ArrayBuffer): Promise<ProxyResponse> | null {
+    const m = this.#member(tokenHash);
+    return m ? quoteTask(m, body) : null;
   }
 
   /** The member's budget and spend (GET /proxy/usage), from the team ledger. */

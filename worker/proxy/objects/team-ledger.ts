@@ -3,6 +3,7 @@ import {
   formatMoney,
   fromMicros,
   randomHex,
+  tableUnit,
   taskCost,
   toMicros,
   type AuditEntry,
@@ -13,6 +14,7 @@ import {
   type MemberBudgetState,
   type PricedRequest,
   type PriceTable,
+  type QuoteAnswer,
   type StorageUse,
   type TeamBudgetChange,
   type TeamTask,
@@ -20,14 +22,15 @@ import {
   type UsageView,
 } from '../../../shared';
 import type { ProxySettings } from '../infra/settings/proxy-settings';
-import type { Ending, Refused, Reservation, StorageKind } from '../domain/ledger/ledger-port';
+import type { Ending, Refused, Reservation, Settled, StorageKind } from '../domain/ledger/ledger-port';
 import { alertsFor, raiseAlerts, webhookPayload } from '../domain/ledger/alerts';
 import { appendAudit, readAudit } from '../domain/ledger/audit-log';
 import { addToTotals, budgetState, memberBudgetState, memberScope, readBudget, refusalFor, TEAM, writeBudget, type Refusal } from '../domain/ledger/budget-book';
-import { LEDGER_SCHEMA } from '../domain/ledger/ledger-schema';
+import { insertReservation, settleCharge, settledCharge } from '../domain/ledger/charges';
+import { openLedgerSchema } from '../domain/ledger/ledger-schema';
 import { releaseUnknown, type UnknownCreate } from '../domain/ledger/orphan-sweep';
 import { PriceBook, type StoredPrices } from '../domain/ledger/price-book';
-import { storageByMember, storageOf, teamTasks, usageCsv, usageRows, type TaskFilter } from '../domain/ledger/usage-report';
+import { chargeDrift, storageByMember, storageOf, teamTasks, usageCsv, usageRows, type ChargeDrift, type TaskFilter } from '../domain/ledger/usage-report';
 
 /**
  * The team's money, in one Durable Object so that every decision about it is serialised: prices,
@@ -44,12 +47,12 @@ export class TeamLedger extends DurableObject<ProxySettings> {
   constructor(state: DurableObjectState, env: ProxySettings) {
     super(state, env);
     this.#sql = this.ctx.storage.sql;
-    this.#sql.exec(LEDGER_SCHEMA);
+    openLedgerSchema(this.#sql);
     this.#prices = new PriceBook(this.#sql);
   }
 
   get #currency(): string {
-    return this.#prices.current().table.currency;
+    return this.#prices.table().currency;
   }
 
   // --- the create path (called by members' objects) ---
@@ -62,16 +65,31 @@ export class TeamLedger extends DurableObject<ProxySettings> {
   reserve(member: string, request: PricedRequest): Reservation | Refused {
     const now = Date.now();
     const currency = this.#currency;
-    const cost = taskCost(this.#prices.current().table, request);
+    const cost = taskCost(this.#prices.table(), request);
     const refusal = refusalFor(this.#sql, member, cost.micros, now);
     if (refusal) return this.#refuse(member, request.model, refusal, currency, now);
     const id = `r${randomHex(12)}`;
-    this.#sql.exec(
-      "INSERT INTO charges (id, member, model, resolution, frames, cost, priced, state, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'reserved', 'creating', ?)",
-      id, member, request.model, cost.resolution, cost.frames, cost.micros, cost.priced ? 1 : 0, now,
-    );
-    addToTotals(this.#sql, member, now, { spent: 0, reserved: cost.micros });
-    return { ok: true, id, cost: fromMicros(cost.micros), currency, priced: cost.priced };
+    insertReservation(this.#sql, id, member, request.model, cost, now);
+    return { ok: true, id, cost: fromMicros(cost.micros), currency, priced: cost.priced, unit: cost.unit, tokens: cost.tokens };
+  }
+
+  /**
+   * What `reserve` would reserve for this create, and what the member's and the team's budgets
+   * have left before it: nothing is written (POST /proxy/quote).
+   */
+  quote(member: string, request: PricedRequest): QuoteAnswer {
+    const now = Date.now();
+    const table = this.#prices.table();
+    const cost = taskCost(table, request);
+    return {
+      cost: fromMicros(cost.micros),
+      currency: table.currency,
+      priced: cost.priced,
+      unit: tableUnit(table),
+      tokens: cost.tokens,
+      remaining: budgetState(this.#sql, memberScope(member), table.currency, now).remaining,
+      teamRemaining: budgetState(this.#sql, TEAM, table.currency, now).remaining,
+    };
   }
 
   #refuse(member: string, model: string, refusal: Refusal, currency: string, now: number): Refused {
@@ -127,23 +145,22 @@ export class TeamLedger extends DurableObject<ProxySettings> {
   }
 
   /**
-   * A tracked task ended: completed is charged its reserved cost, failed is charged nothing; a
-   * task too old to follow (expired) is charged as reserved, since it may have completed. Settling
-   * twice changes nothing.
+   * A tracked task ended (domain/ledger/charges.ts): failed costs nothing; completed is charged the
+   * tokens the service reported x the price when priced per token (the rest released), else what
+   * was reserved; expired is charged as reserved, since it may have completed. More tokens than
+   * reserved are charged all the same and flagged `overrun` (and audited). Settling twice changes
+   * nothing and answers the same figures.
    */
-  settle(reservation: string, taskId: string, ending: Ending, tokens: number | null, memberName: string | null = null): void {
-    const row = this.#sql.exec("SELECT member, cost, created_at FROM charges WHERE id = ? AND state = 'reserved'", reservation).toArray()[0];
-    if (!row) return;
+  settle(reservation: string, taskId: string, ending: Ending, tokens: number | null, memberName: string | null = null): Settled | null {
     const now = Date.now();
-    const member = String(row.member);
-    const cost = row.cost as number;
-    const charged = ending !== 'failed';
-    this.#sql.exec(
-      'UPDATE charges SET task_id = ?, state = ?, status = ?, tokens = ?, ended_at = ? WHERE id = ?',
-      taskId, charged ? 'charged' : 'released', ending, tokens, now, reservation,
-    );
-    addToTotals(this.#sql, member, row.created_at as number, { spent: charged ? cost : 0, reserved: -cost });
-    if (charged && cost > 0) this.#alert([...raiseAlerts(this.#sql, memberScope(member), row.created_at as number), ...raiseAlerts(this.#sql, TEAM, row.created_at as number)], memberName);
+    const settled = settleCharge(this.#sql, reservation, taskId, ending, tokens, now);
+    if (!settled) return settledCharge(this.#sql, reservation);
+    const { member, createdAt, charged, reserved } = settled;
+    if (settled.overrun) {
+      appendAudit(this.#sql, now, 'ledger', 'task.overrun', memberScope(member), { task: taskId, estimate: fromMicros(reserved), cost: fromMicros(charged), tokens });
+    }
+    if (charged > 0) this.#alert([...raiseAlerts(this.#sql, memberScope(member), createdAt), ...raiseAlerts(this.#sql, TEAM, createdAt)], memberName);
+    return settled.view;
   }
 
   /** Records new alerts in the audit log and sends them to ALERT_WEBHOOK_URL (in the background). */
@@ -191,7 +208,7 @@ export class TeamLedger extends DurableObject<ProxySettings> {
   setPrices(table: PriceTable, actor: string): StoredPrices {
     const now = Date.now();
     const stored = this.#prices.replace(table, now);
-    appendAudit(this.#sql, now, actor, 'prices.set', null, { currency: table.currency, models: Object.keys(table.models).length });
+    appendAudit(this.#sql, now, actor, 'prices.set', null, { currency: table.currency, unit: tableUnit(table), models: Object.keys(table.models).length });
     return stored;
   }
 
@@ -259,8 +276,8 @@ export class TeamLedger extends DurableObject<ProxySettings> {
     return readAudit(this.#sql, limit);
   }
 
-  report(from: string, to: string): { currency: string; from: string; to: string; rows: UsageRow[]; storage: (StorageUse & { member: string })[] } {
-    return { currency: this.#currency, from, to, rows: usageRows(this.#sql, from, to), storage: storageByMember(this.#sql) };
+  report(from: string, to: string): { currency: string; from: string; to: string; rows: UsageRow[]; drift: ChargeDrift; storage: (StorageUse & { member: string })[] } {
+    return { currency: this.#currency, from, to, rows: usageRows(this.#sql, from, to), drift: chargeDrift(this.#sql, from, to), storage: storageByMember(this.#sql) };
   }
 
   reportCsv(from: string, to: string): string {

@@ -226,13 +226,28 @@ describe('admin input', () => {
     expect(r.body.error.code).toBe('member_not_found');
   });
 
-  it('prices: the default table is dated and sourced; PUT replaces it, DELETE restores it', async () => {
+  it('prices: the default table is per million tokens, dated and sourced; PUT replaces it, DELETE restores it', async () => {
     const initial = await admin('GET', '/admin/prices');
-    expect(initial.body).toMatchObject({ isDefault: true, table: { currency: 'CNY', note: expect.stringContaining('as of') } });
+    expect(initial.body).toMatchObject({ isDefault: true, updatedAt: null, currency: 'CNY', unit: 'million_tokens', note: expect.stringContaining('as of') });
     await priceModel(2);
-    expect((await admin('GET', '/admin/prices')).body).toMatchObject({ isDefault: false, table: { models: { [MODEL]: { '*': 2 } } } });
+    expect((await admin('GET', '/admin/prices')).body).toMatchObject({ isDefault: false, unit: 'second', models: { [MODEL]: { '*': 2 } } });
     await resetPrices();
     expect((await admin('GET', '/admin/prices')).body.isDefault).toBe(true);
+  });
+
+  it('prices round-trip: what GET answers, edited, is what PUT takes, and GET then answers the edit', async () => {
+    const got = (await admin('GET', '/admin/prices')).body;
+    const edited = { ...got, models: { ...got.models, [MODEL]: { '*': 20, silent: 10, 'silent+flex': 5 } } };
+    const put = await admin('PUT', '/admin/prices', edited);
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const { isDefault, updatedAt, ...table } = (await admin('GET', '/admin/prices')).body;
+    const { isDefault: _d, updatedAt: _u, ...expected } = edited;
+    expect(table).toEqual(expected);
+    expect([isDefault, typeof updatedAt]).toEqual([false, 'string']);
+    // And once more, unedited: the same table.
+    expect((await admin('PUT', '/admin/prices', (await admin('GET', '/admin/prices')).body)).status).toBe(200);
+    const { isDefault: _d2, updatedAt: _u2, ...again } = (await admin('GET', '/admin/prices')).body;
+    expect(again).toEqual(expected);
   });
 
   it('an unpriced model costs nothing and says so', async () => {
@@ -240,6 +255,6 @@ describe('admin input', () => {
     await setBudget(m, { limit: 0 });
     const r = await create(m);
     expect(r.status).toBe(200);
-    expect(r.body.arkbridge).toEqual({ cost: 0, currency: 'CNY', priced: false });
+    expect(r.body.arkbridge).toEqual({ cost: 0, estimate: 0, currency: 'CNY', priced: false });
   });
 });

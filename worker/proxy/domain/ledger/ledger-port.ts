@@ -1,4 +1,4 @@
-import type { PricedRequest, UsageView } from '../../../../shared';
+import type { PricedRequest, PriceUnit, QuoteAnswer, UsageView } from '../../../../shared';
 import type { UnknownCreate } from './orphan-sweep';
 
 /**
@@ -14,6 +14,17 @@ export interface Reservation {
   cost: number;
   currency: string;
   priced: boolean;
+  unit: PriceUnit;
+  /** The output tokens reserved for; null when the table is per second. */
+  tokens: number | null;
+}
+
+/** A settled task's figures, in the currency: what was charged and what had been reserved. */
+export interface Settled {
+  cost: number;
+  estimate: number;
+  tokens: number | null;
+  overrun: boolean;
 }
 
 /** A create refused, with the numbers its message names (amounts in the currency). */
@@ -45,8 +56,10 @@ export interface LedgerPort extends StorageLedger {
   bind(reservation: string, taskId: string, status: string): Promise<unknown>;
   /** A tracked task's status changed (not yet ended). */
   status(reservation: string, status: string): Promise<unknown>;
-  /** A tracked task ended: charged or released by how it ended. */
-  settle(reservation: string, taskId: string, ending: Ending, tokens: number | null, memberName?: string | null): Promise<unknown>;
+  /** A tracked task ended: charged or released by how it ended; answers the settled figures (null: no such charge). */
+  settle(reservation: string, taskId: string, ending: Ending, tokens: number | null, memberName?: string | null): Promise<Settled | null>;
+  /** What a create would reserve, with nothing reserved (POST /proxy/quote). */
+  quote(member: string, request: PricedRequest): Promise<QuoteAnswer>;
   /** The member's budget, the team's, alerts and storage (GET /proxy/usage). */
   usage(member: string): Promise<UsageView>;
 }

@@ -26,7 +26,7 @@ CREATE TABLE IF NOT EXISTS charges (
   model TEXT NOT NULL,
   resolution TEXT,
   frames INTEGER NOT NULL,
-  cost INTEGER NOT NULL,
+  cost INTEGER NOT NULL,        -- reserved while state = reserved; then what was charged
   priced INTEGER NOT NULL,
   state TEXT NOT NULL,         -- reserved | charged | released
   status TEXT NOT NULL,        -- creating | queued | in_progress | unknown | completed | failed | expired
@@ -57,3 +57,21 @@ CREATE TABLE IF NOT EXISTS audit (
   target TEXT,
   detail TEXT NOT NULL);
 `;
+
+/**
+ * Columns added to `charges` after wave 2 (token prices): a ledger of an older deployment gains
+ * them on its next start, and its rows read as before (per second, estimate = cost, no overrun).
+ */
+export const CHARGE_COLUMNS: readonly (readonly [string, string])[] = [
+  ['unit', 'TEXT'], // second | million_tokens; null: second (rows before units)
+  ['rate', 'INTEGER'], // the price used, micro-units per unit; null on older rows
+  ['estimate', 'INTEGER'], // what was reserved; null on older rows: cost
+  ['overrun', 'INTEGER NOT NULL DEFAULT 0'], // the service reported more than was reserved
+];
+
+/** Creates the ledger's tables, and adds what an older ledger lacks. */
+export function openLedgerSchema(sql: SqlStorage): void {
+  sql.exec(LEDGER_SCHEMA);
+  const columns = new Set(sql.exec("SELECT name FROM pragma_table_info('charges')").toArray().map((r) => String(r.name)));
+  for (const [name, definition] of CHARGE_COLUMNS) if (!columns.has(name)) sql.exec(`ALTER TABLE charges ADD COLUMN ${name} ${definition}`);
+}

@@ -1,21 +1,41 @@
-import { DEFAULT_PRICES, type PriceTable } from '../../../../shared';
+import { DEFAULT_PRICES, tableUnit, type PriceTable, type PriceUnit } from '../../../../shared';
 
-/** The team's price table: the operator's (PUT /admin/prices) or the default shipped in the catalog. */
+/**
+ * The team's price table: the operator's (PUT /admin/prices) or the default shipped in the catalog.
+ * A stored table is kept as written (one from before units has no `unit`: per second).
+ */
 
-export interface StoredPrices {
-  table: PriceTable;
+/** `GET /admin/prices`: the table at the top level, its unit stated, read-only metadata beside it. */
+export type StoredPrices = PriceTable & {
+  unit: PriceUnit;
   /** True while no operator table was set. */
+  isDefault: boolean;
+  updatedAt: string | null;
+};
+
+interface Current {
+  table: PriceTable;
   isDefault: boolean;
   updatedAt: string | null;
 }
 
 export class PriceBook {
-  #cached: StoredPrices | undefined;
+  #cached: Current | undefined;
 
   constructor(private readonly sql: SqlStorage) {}
 
-  /** Read once per instance: only `replace` changes it, in this same object. */
+  /** The table in use. Read once per instance: only `replace` and `reset` change it, in this same object. */
+  table(): PriceTable {
+    return this.#current().table;
+  }
+
+  /** The table as `GET /admin/prices` answers it, which `PUT /admin/prices` takes back. */
   current(): StoredPrices {
+    const { table, isDefault, updatedAt } = this.#current();
+    return { ...table, unit: tableUnit(table), isDefault, updatedAt };
+  }
+
+  #current(): Current {
     if (!this.#cached) {
       const row = this.sql.exec('SELECT json, updated_at FROM prices WHERE id = 1').toArray()[0];
       this.#cached = row

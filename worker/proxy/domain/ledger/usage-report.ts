@@ -40,6 +40,30 @@ export function usageRows(sql: SqlStorage, from: string, to: string): UsageRow[]
     }));
 }
 
+/** What the charged tasks created from `from` to `to` cost, against what they had reserved (amounts in the currency). */
+export interface ChargeDrift {
+  /** Tasks charged (completed or expired). */
+  tasks: number;
+  charged: number;
+  estimated: number;
+  /** The service reported more than was reserved. */
+  overruns: number;
+}
+
+/** The drift of charges from estimates over a report's days: charged - estimated, or charged / estimated. */
+export function chargeDrift(sql: SqlStorage, from: string, to: string): ChargeDrift {
+  const start = Date.parse(`${from}T00:00:00Z`);
+  const end = Date.parse(`${to}T00:00:00Z`) + DAY_MS;
+  const r = sql
+    .exec(
+      `SELECT COUNT(*) AS tasks, COALESCE(SUM(cost), 0) AS charged, COALESCE(SUM(COALESCE(estimate, cost)), 0) AS estimated, COALESCE(SUM(overrun), 0) AS overruns
+         FROM charges WHERE state = 'charged' AND task_id IS NOT NULL AND created_at >= ? AND created_at < ?`,
+      start, end,
+    )
+    .one();
+  return { tasks: r.tasks as number, charged: fromMicros(r.charged as number), estimated: fromMicros(r.estimated as number), overruns: r.overruns as number };
+}
+
 /** A CSV cell: quoted when needed, and never read as a formula by a spreadsheet. */
 function cell(value: string | number): string {
   if (typeof value === 'number') return String(value);
@@ -76,6 +100,9 @@ export function teamTasks(sql: SqlStorage, filter: TaskFilter): TeamTask[] {
       status: String(r.status),
       // A failed task costs nothing: its reservation was released.
       cost: r.state === 'released' ? 0 : fromMicros(r.cost as number),
+      estimate: fromMicros((r.estimate ?? r.cost) as number),
+      tokens: r.tokens === null ? null : (r.tokens as number),
+      overrun: r.overrun === 1,
       priced: r.priced === 1,
       createdAt: new Date(r.created_at as number).toISOString(),
       endedAt: r.ended_at === null ? null : new Date(r.ended_at as number).toISOString(),

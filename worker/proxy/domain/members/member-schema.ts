@@ -35,7 +35,7 @@ export const TASK_SCHEMA = `
 CREATE TABLE IF NOT EXISTS tasks (
   id TEXT PRIMARY KEY,
   reservation TEXT NOT NULL,   -- its charge in the team ledger
-  cost INTEGER NOT NULL,       -- micro-units of currency
+  cost INTEGER NOT NULL,       -- micro-units of currency: reserved, then what the ledger charged
   currency TEXT NOT NULL,
   priced INTEGER NOT NULL,
   status TEXT NOT NULL,        -- as the service last said
@@ -71,3 +71,11 @@ CREATE TABLE IF NOT EXISTS creates_in_flight (
   state TEXT NOT NULL          -- sending | unknown (marked; the ledger not yet told)
 );
 `;
+
+/** Creates the task table, and adds to an older one what it lacks (wave 3: what was reserved, beside what was charged). */
+export function openTaskSchema(sql: SqlStorage): void {
+  sql.exec(TASK_SCHEMA);
+  const columns = new Set(sql.exec("SELECT name FROM pragma_table_info('tasks')").toArray().map((r) => String(r.name)));
+  // The reservation (micro-units); null on older rows, whose cost is what was reserved.
+  if (!columns.has('estimate')) sql.exec('ALTER TABLE tasks ADD COLUMN estimate INTEGER');
+}

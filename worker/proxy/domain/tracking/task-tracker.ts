@@ -33,6 +33,7 @@ interface TaskRow {
   id: string;
   reservation: string;
   cost: number;
+  estimate: number | null;
   currency: string;
   priced: number;
   status: string;
@@ -90,9 +91,9 @@ export class TaskTracker {
   record(task: { id: string; status: string }, serviceJson: string, reservation: Reservation, startedAt: number): string {
     const ended = isFinished(task.status as TaskStatus);
     this.host.sql.exec(
-      `INSERT OR IGNORE INTO tasks (id, reservation, cost, currency, priced, status, body, refreshed_at, next_check_at, tracking, created_at, ended_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      task.id, reservation.id, toMicros(reservation.cost), reservation.currency, reservation.priced ? 1 : 0, task.status,
+      `INSERT OR IGNORE INTO tasks (id, reservation, cost, estimate, currency, priced, status, body, refreshed_at, next_check_at, tracking, created_at, ended_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      task.id, reservation.id, toMicros(reservation.cost), toMicros(reservation.cost), reservation.currency, reservation.priced ? 1 : 0, task.status,
       serviceJson.length <= BODY_MAX ? serviceJson : '{}', startedAt, startedAt + this.#interval, ended ? 'ended' : 'tracking', startedAt, ended ? startedAt : null,
     );
     this.#schedule();
@@ -126,9 +127,9 @@ export class TaskTracker {
     return !(row.failures > 0 && row.next_check_at !== null && now < row.next_check_at);
   }
 
-  /** The service's answer with the proxy's `arkbridge` member: cost, and the kept copy (a fresh signed address each time). */
+  /** The service's answer with the proxy's `arkbridge` member: cost and estimate, and the kept copy (a fresh signed address each time). */
   #answerBody(row: TaskRow, origin: string | null): string {
-    const field: ArkbridgeField = { cost: fromMicros(row.cost), currency: row.currency, priced: row.priced === 1 };
+    const field: ArkbridgeField = { cost: fromMicros(row.cost), estimate: fromMicros(row.estimate ?? row.cost), currency: row.currency, priced: row.priced === 1 };
     if (row.tracking === 'expired') field.tracking = 'expired';
     const member = this.host.memberId();
     const secret = this.host.env.MEDIA_URL_SECRET;
@@ -216,8 +217,9 @@ export class TaskTracker {
     if (!row.settled) {
       const ending: Ending = row.tracking === 'expired' ? 'expired' : (row.status as Ending);
       try {
-        await this.host.ledger().settle(row.reservation, row.id, ending, row.tokens, this.host.memberName());
-        this.host.sql.exec('UPDATE tasks SET settled = 1 WHERE id = ?', id);
+        const settled = await this.host.ledger().settle(row.reservation, row.id, ending, row.tokens, this.host.memberName());
+        // From now on the task's cost is what was charged (its estimate stays what was reserved).
+        this.host.sql.exec('UPDATE tasks SET settled = 1, cost = COALESCE(?, cost) WHERE id = ?', settled ? toMicros(settled.cost) : null, id);
       } catch {
         this.host.sql.exec('UPDATE tasks SET failures = failures + 1 WHERE id = ?', id);
         settleRetryAt = Date.now() + this.#delay(row.failures + 1, null);

@@ -15,7 +15,7 @@ describe('tracking', () => {
     const m = await member();
     const created = await create(m, 5);
     expect(created.status).toBe(200);
-    expect(created.body.arkbridge).toEqual({ cost: 0.5, currency: 'CNY', priced: true });
+    expect(created.body.arkbridge).toEqual({ cost: 0.5, estimate: 0.5, currency: 'CNY', priced: true });
     expect((await usage(m)).reserved).toBe(0.5);
     await advanceSandbox(60);
     // Nobody asks for the task: the member's alarm (every second in tests) follows it to its end.
@@ -82,7 +82,7 @@ describe('tracking', () => {
     const { calls } = await upstream(() => runTracking(m));
     expect(calls('v1-get')).toBe(0);
     const r = await get(m, created.body.id);
-    expect(r.body.arkbridge).toEqual({ cost: 1, currency: 'CNY', priced: true, tracking: 'expired' });
+    expect(r.body.arkbridge).toEqual({ cost: 1, estimate: 1, currency: 'CNY', priced: true, tracking: 'expired' });
     // Its outcome is unknown: charged as reserved rather than forgotten.
     expect(await usage(m)).toMatchObject({ spent: 1, reserved: 0, running: 0 });
     const tasks = await admin('GET', `/admin/tasks?member=${m.id}`);

@@ -1,11 +1,12 @@
-import { checkVideoCreate, clip, invalidParameter, parseJsonBytes, readinessFor, videoError, type Asset, type CheckedVideoCreate } from '../../../../shared';
-import { allowHttpMedia, upstreamTimeoutMs } from '../../infra/settings/proxy-settings';
+import { clip, invalidParameter, pricedRequest, readinessFor, videoError, type Asset, type CheckedVideoCreate } from '../../../../shared';
+import { upstreamTimeoutMs } from '../../infra/settings/proxy-settings';
 import { videoFailure, type ProxyResponse } from '../../infra/http/responses';
 import type { Refused, Reservation } from '../ledger/ledger-port';
 import type { MemberContext } from '../members/member-context';
 import * as idempotency from '../members/idempotency';
 import { own, owns } from '../members/owned';
 import { isTimeout, libraryCall, videoCall, type Upstream } from '../../infra/upstream/fetch';
+import { readVideoCreate } from './create-body';
 import { relayVideo } from './video-relay';
 
 const unreachable = () => videoFailure(502, videoError('internal_error', 'The video service could not be reached. Try again later.', 'server_error'));
@@ -93,23 +94,21 @@ function serviceBusy(up: Upstream, param: string): ProxyResponse | null {
 
 /** `POST /v1/video/generations`: validated, idempotent, never retried by the proxy. */
 export async function createTask(m: MemberContext, rawBody: ArrayBuffer, idempotencyKey: string | null): Promise<ProxyResponse> {
-  const parsed = parseJsonBytes(rawBody);
-  if (!parsed.ok) return videoFailure(400, invalidParameter('body', `${parsed.message}.`));
-  const json = parsed.value;
   // The shape and the catalog first: nothing of an invalid body is hashed, kept or sent.
-  const checked = checkVideoCreate(json, { allowHttp: allowHttpMedia(m.env) });
-  if (!checked.ok) return videoFailure(400, invalidParameter(checked.problem.field, checked.problem.message));
-  const { body } = checked.value;
+  const read = readVideoCreate(m.env, rawBody);
+  if ('refused' in read) return read.refused;
+  const { json, create: checked } = read;
+  const { body } = checked;
   const send = async (): Promise<idempotency.Outcome> => {
     // The budget first: nothing goes upstream, not even a reference check, for a refused create.
-    const reservation = await m.ledger().reserve(m.memberId, { model: body.model, resolution: body.resolution, duration: body.duration, frames: body.frames });
+    const reservation = await m.ledger().reserve(m.memberId, pricedRequest(body));
     if (!reservation.ok) return { response: refusal(reservation), accepted: false };
     // In storage before anything goes upstream: a stop of the proxy from here on is found by the alarm.
     m.creates.begin(reservation.id, idempotencyKey === null ? null : idempotency.recordKey('video', idempotencyKey), body.model);
     let outcome: idempotency.Outcome | null = null;
     let resolved = false;
     try {
-      outcome = await sendCreate(m, checked.value, json, reservation);
+      outcome = await sendCreate(m, checked, json, reservation);
       return outcome;
     } finally {
       try {

@@ -10,7 +10,7 @@ import {
   memberBudgetListSchema,
   memberBudgetSchema,
   memberBudgetStateSchema,
-  priceTableSchema,
+  priceTableUpdateSchema,
   REPORT_DAYS_MAX,
   storedPricesSchema,
   tasksQuerySchema,
@@ -51,6 +51,7 @@ gatewayAdmin.get('/prices', describeRoute({
   summary: 'The team\'s price table',
   tags: ['admin'],
   security: ADMIN,
+  description: 'The table at the top level (`currency`, `unit`, `models`, `note`) with read-only `isDefault` and `updatedAt` beside it: `PUT /admin/prices` takes this very object back. A table stored without `unit` (before units existed) is per second.',
   responses: { 200: json('The table, whether it is the default, and when it was set.', storedPricesSchema), ...errors(ADMIN_REFUSALS) },
 }), async (c) => c.json(await ledgerObject(c.env).prices()));
 
@@ -58,10 +59,11 @@ gatewayAdmin.put('/prices', describeRoute({
   summary: 'Replace the team\'s price table',
   tags: ['admin'],
   security: ADMIN,
-  requestBody: jsonBody(priceTableSchema, 'Prices per second of output, by model and resolution (or `*`).'),
+  description: 'Prices per second (`"unit":"second"`, the default) or per million output tokens (`"unit":"million_tokens"`), by model and variant key: `*`, or conditions joined by `+` in the order resolution (`720p`), `audio`|`silent`, `draft`, `flex`; the matching key with the most conditions wins (docs/budgets.md). What `GET` answered is accepted as is: `isDefault` and `updatedAt` are ignored.',
+  requestBody: jsonBody(priceTableUpdateSchema, 'A price table, or the answer of `GET /admin/prices`.'),
   responses: { 200: json('The stored table, as `GET`.', storedPricesSchema), ...invalidBody },
 }), async (c) => {
-  const table = await body(c, priceTableSchema);
+  const table = await body(c, priceTableUpdateSchema);
   if ('refused' in table) return table.refused;
   return c.json(await ledgerObject(c.env).setPrices(table.value, c.get('actor')));
 });

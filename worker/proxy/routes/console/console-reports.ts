@@ -15,7 +15,7 @@ reportPages.get('/usage', async (c) => {
   const to = c.req.query('to');
   const query = new URLSearchParams({ ...(from ? { from } : {}), ...(to ? { to } : {}) }).toString();
   const [report, members] = await Promise.all([
-    api<{ currency: string; from: string; to: string; rows: UsageRow[]; storage: { member: string; uploads: number; outputs: number }[] }>(c, 'GET', `/usage${query ? `?${query}` : ''}`),
+    api<{ currency: string; from: string; to: string; rows: UsageRow[]; drift: Drift; storage: { member: string; uploads: number; outputs: number }[] }>(c, 'GET', `/usage${query ? `?${query}` : ''}`),
     api<{ members: MemberProfile[] }>(c, 'GET', '/members'),
   ]);
   const problem = failure(report);
@@ -32,6 +32,7 @@ reportPages.get('/usage', async (c) => {
   return render(c, t('usage.title'), html`<h1>${t('usage.title')}</h1>
     ${picker}
     <p><a class="button secondary" href="${csv}" download>${t('usage.csv')}</a></p>
+    ${driftNote(t, report.body.drift, currency)}
     ${rows.length
       ? html`<h2>${t('usage.byDay')}</h2>${costByDay(rows, names, t('usage.byDay'))}
         <h2>${t('usage.byModel')}</h2>${costByModel(rows, t('usage.byModel'))}
@@ -47,6 +48,23 @@ reportPages.get('/usage', async (c) => {
       : ''}`, 'usage');
 });
 
+/** What the charged tasks of the period were charged against what was reserved for them. */
+interface Drift {
+  tasks: number;
+  charged: number;
+  estimated: number;
+  overruns: number;
+}
+
+function driftNote(t: ConsoleEnv['Variables']['t'], drift: Drift | undefined, currency: string) {
+  if (!drift?.tasks) return '';
+  const difference = Math.round((drift.charged - drift.estimated) * 1e6) / 1e6;
+  const ratio = drift.estimated > 0 ? `${((drift.charged / drift.estimated) * 100).toFixed(1)} %` : '—';
+  const sign = difference > 0 ? '+' : difference < 0 ? '−' : '';
+  return html`<p class="drift">${t('usage.drift', { charged: moneyOf(drift.charged, currency), estimated: moneyOf(drift.estimated, currency), tasks: String(drift.tasks), drift: `${sign}${moneyOf(Math.abs(difference), currency)}`, ratio })}</p>
+    ${drift.overruns ? html`<p class="muted">${t('usage.overruns', { count: String(drift.overruns) })}</p>` : ''}`;
+}
+
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 // --- Tasks ---
@@ -58,9 +76,9 @@ reportPages.get('/tasks', async (c) => {
   const member = c.req.query('member') ?? '';
   const status = c.req.query('status') ?? '';
   const query = new URLSearchParams({ limit: '200', ...(member ? { member } : {}), ...(status ? { status } : {}) });
-  const [tasks, members, prices] = await Promise.all([api<{ tasks: TeamTask[] }>(c, 'GET', `/tasks?${query}`), api<{ members: MemberProfile[] }>(c, 'GET', '/members'), api<{ table: { currency: string } }>(c, 'GET', '/prices')]);
+  const [tasks, members, prices] = await Promise.all([api<{ tasks: TeamTask[] }>(c, 'GET', `/tasks?${query}`), api<{ members: MemberProfile[] }>(c, 'GET', '/members'), api<{ currency: string }>(c, 'GET', '/prices')]);
   const names = new Map(members.body.members.map((m) => [m.id, m.name]));
-  const currency = prices.body.table.currency;
+  const currency = prices.body.currency;
   const problem = failure(tasks);
   return render(c, t('tasks.title'), html`<h1>${t('tasks.title')}</h1>
     <form method="get" action="/console/tasks" class="inline">
@@ -73,8 +91,8 @@ reportPages.get('/tasks', async (c) => {
     ${note(problem)}
     ${!problem && tasks.body.tasks.length
       ? html`<div class="table-wrap"><table>
-          <thead><tr><th scope="col">${t('tasks.id')}</th><th scope="col">${t('tasks.member')}</th><th scope="col">${t('tasks.model')}</th><th scope="col">${t('tasks.status')}</th><th scope="col" class="num">${t('tasks.cost')}</th><th scope="col">${t('tasks.created')}</th><th scope="col">${t('tasks.ended')}</th></tr></thead>
-          <tbody>${tasks.body.tasks.map((k) => html`<tr><td><code>${k.id}</code></td><td>${names.get(k.member) ?? k.member}</td><td>${k.model}</td><td>${k.status}</td><td class="num">${k.priced ? moneyOf(k.cost, currency) : t('tasks.unpriced')}</td><td>${date(k.createdAt)}</td><td>${date(k.endedAt)}</td></tr>`)}</tbody>
+          <thead><tr><th scope="col">${t('tasks.id')}</th><th scope="col">${t('tasks.member')}</th><th scope="col">${t('tasks.model')}</th><th scope="col">${t('tasks.status')}</th><th scope="col" class="num">${t('tasks.estimate')}</th><th scope="col" class="num">${t('tasks.cost')}</th><th scope="col" class="num">${t('tasks.tokens')}</th><th scope="col">${t('tasks.created')}</th><th scope="col">${t('tasks.ended')}</th></tr></thead>
+          <tbody>${tasks.body.tasks.map((k) => html`<tr><td><code>${k.id}</code></td><td>${names.get(k.member) ?? k.member}</td><td>${k.model}</td><td>${k.status}</td><td class="num">${k.priced ? moneyOf(k.estimate, currency) : t('tasks.unpriced')}</td><td class="num">${k.priced ? moneyOf(k.cost, currency) : ''}${k.overrun ? html` <strong>(${t('tasks.overrun')})</strong>` : ''}</td><td class="num">${k.tokens ?? ''}</td><td>${date(k.createdAt)}</td><td>${date(k.endedAt)}</td></tr>`)}</tbody>
         </table></div>`
       : problem ? '' : html`<p>${t('tasks.none')}</p>`}`, 'tasks', problem ? 400 : 200);
 });

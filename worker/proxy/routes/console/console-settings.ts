@@ -11,17 +11,21 @@ export const settingPages = new Hono<ConsoleEnv>();
 
 async function pricesPage(c: C, message?: { text: string; ok: boolean }, draft?: string) {
   const t = c.var.t;
-  const { body } = await api<{ table: { currency: string; note?: string; models: Record<string, Record<string, number>> }; isDefault: boolean; updatedAt: string | null }>(c, 'GET', '/prices');
-  const rows = Object.entries(body.table.models).flatMap(([model, byResolution]) => Object.entries(byResolution).map(([resolution, price]) => ({ model, resolution, price })));
+  const { body } = await api<{ currency: string; unit: 'second' | 'million_tokens'; note?: string; models: Record<string, Record<string, number>>; isDefault: boolean; updatedAt: string | null }>(c, 'GET', '/prices');
+  const rows = Object.entries(body.models).flatMap(([model, byVariant]) => Object.entries(byVariant).map(([variant, price]) => ({ model, variant, price })));
+  const perUnit = body.unit === 'million_tokens' ? t('prices.perMillionTokens') : t('prices.perSecond');
+  // What GET answered is what PUT takes back: the editor shows it whole (isDefault and updatedAt are ignored on save).
+  const { isDefault: _d, updatedAt: _u, ...table } = body;
   return render(c, t('prices.title'), html`<h1>${t('prices.title')}</h1>
     ${note(message?.text, message?.ok)}
     <p>${body.isDefault ? t('prices.default') : t('prices.custom', { at: date(body.updatedAt) })}</p>
-    ${body.table.note ? html`<p class="muted">${body.table.note}</p>` : ''}
-    <div class="table-wrap"><table><thead><tr><th scope="col">${t('prices.model')}</th><th scope="col">${t('prices.resolution')}</th><th scope="col" class="num">${t('prices.perSecond')}</th></tr></thead>
-      <tbody>${rows.map((r) => html`<tr><td>${r.model}</td><td>${r.resolution}</td><td class="num">${r.price} ${body.table.currency}</td></tr>`)}</tbody></table></div>
+    <p>${t('prices.unit', { unit: body.unit === 'million_tokens' ? t('prices.unitTokens') : t('prices.unitSecond') })}</p>
+    ${body.note ? html`<p class="muted">${body.note}</p>` : ''}
+    <div class="table-wrap"><table><thead><tr><th scope="col">${t('prices.model')}</th><th scope="col">${t('prices.variant')}</th><th scope="col" class="num">${perUnit}</th></tr></thead>
+      <tbody>${rows.map((r) => html`<tr><td>${r.model}</td><td>${r.variant}</td><td class="num">${r.price} ${body.currency}</td></tr>`)}</tbody></table></div>
     <form method="post" action="/console/prices">
       ${csrfField(c.var.signed.csrf)}
-      <div class="field"><label for="table">${t('prices.edit')}</label><textarea id="table" name="table" spellcheck="false">${draft ?? JSON.stringify(body.table, null, 2)}</textarea></div>
+      <div class="field"><label for="table">${t('prices.edit')}</label><textarea id="table" name="table" spellcheck="false">${draft ?? JSON.stringify(table, null, 2)}</textarea></div>
       <button type="submit">${t('prices.save')}</button>
     </form>
     <form method="post" action="/console/prices/reset" class="inline">${csrfField(c.var.signed.csrf)}<button type="submit" class="secondary">${t('prices.reset')}</button></form>`, 'prices');

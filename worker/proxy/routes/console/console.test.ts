@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import app from '../../index';
 import { appFetch, mediaUrl, ORIGIN, proxyEnv, recordSeen } from '../../testing/proxy-test-client';
 import { member } from '../../testing/proxy-test-steps';
+import { create, finishTasks, priceModel, resetPrices } from '../../testing/gateway-test-steps';
 
 /** The admin console (docs/console.md): sign-in, sessions, CSRF, Cloudflare Access, headers. */
 
@@ -138,6 +139,26 @@ describe('CSRF', () => {
     expect(budget).toMatchObject({ limit: 25, maxRunning: 2 });
     const bad = await appFetch(`/console/members/${m.id}/budget`, { method: 'POST', headers: { ...FORM, Cookie: cookie }, body: form({ limit: 'lots', period: 'month', maxRunning: '', _csrf: csrf }) });
     expect(await bad.text()).toContain('limit: must be a number or null');
+  });
+
+  it('prices show their unit and save back as shown; tasks show reserved against charged; usage shows the drift', async () => {
+    const { cookie, csrf } = await session();
+    const prices = await (await appFetch('/console/prices', { headers: { Cookie: cookie } })).text();
+    expect(prices).toContain('per million output tokens');
+    // The editor holds the table as GET answers it, less the read-only metadata: saved unchanged, it is accepted.
+    const shown = /<textarea id="table" name="table" spellcheck="false">([^<]*)<\/textarea>/.exec(prices)![1]!.replaceAll('&quot;', '"');
+    const saved = await appFetch('/console/prices', { method: 'POST', headers: { ...FORM, Cookie: cookie }, body: form({ table: shown, _csrf: csrf }) });
+    expect(await saved.text()).toContain('Saved.');
+    await priceModel(1);
+    const m = await member('Priced');
+    expect((await create(m, 5)).status).toBe(200);
+    await finishTasks(m);
+    const tasks = await (await appFetch(`/console/tasks?member=${m.id}`, { headers: { Cookie: cookie } })).text();
+    expect(tasks).toContain('Reserved');
+    expect(tasks).toMatch(/5\.00 CNY<\/td><td class="num">5\.00 CNY/);
+    const usage = await (await appFetch('/console/usage', { headers: { Cookie: cookie } })).text();
+    expect(usage).toMatch(/Charged [\d.]+ CNY for \d+ tasks against [\d.]+ CNY reserved for them: drift/);
+    await resetPrices();
   });
 });
 

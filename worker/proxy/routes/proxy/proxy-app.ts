@@ -10,6 +10,7 @@ export const proxyApp = new Hono<MemberEnv>();
 
 proxyApp.use('*', proxyAuth);
 // Uploads stream into the media store with their own per-kind limits; every other /proxy body is JSON.
-proxyApp.use('*', (c, next) => (c.req.method === 'POST' && c.req.path === '/proxy/uploads' ? next() : jsonLimit(c, next)));
+// A quote takes a video create body, with the create's own limit (16 MB: inline images).
+proxyApp.use('*', (c, next) => (c.req.method === 'POST' && (c.req.path === '/proxy/uploads' || c.req.path === '/proxy/quote') ? next() : jsonLimit(c, next)));
 proxyApp.route('/', memberRoutes);
 proxyApp.route('/', uploadRoutes);
