@@ -29,7 +29,7 @@ import { ledgerSection } from './bench/ledger';
 import { signingSection } from './bench/signing';
 import { uploadsSection } from './bench/uploads';
 
-const GOAL = { addedP50: 3, addedP99: 8, signingRatio: 2, reservationP50: 2, uploadRiseMB: 25, uploadShareMB: 10 };
+const GOAL = { addedP50: 3, addedP99: 8, signingRatio: 2, reservationP50: 2, quoteP50: 2, uploadRiseMB: 25, uploadShareMB: 10 };
 
 await signingSection(GOAL.signingRatio);
 await latencySection(GOAL);

@@ -54,10 +54,12 @@ async function videoMembers(proxyUrl: string) {
   await adminCall('PUT', '/admin/prices', { currency: 'CNY', models: { [VIDEO_MODEL]: { '*': 1 } } });
   await adminCall('PUT', '/admin/budget', { limit: null });
   const client = new AdminClient(proxyUrl, TEST_PROXY_SECRETS.ADMIN_TOKEN);
+  let budgetedToken = '';
   const member = async (name: string, budget?: { limit?: number | null; period?: 'month'; maxRunning?: number | null }) => {
     const added = await client.add(name);
     if (budget) await adminCall('PUT', `/admin/members/${encodeURIComponent(added.id)}/budget`, budget);
     const headers = { Authorization: `Bearer ${added.token}`, 'Content-Type': 'application/json' };
+    if (name === 'bench-budget') budgetedToken = added.token;
     return (body: unknown) => fetch(`${proxyUrl}/v1/video/generations`, { method: 'POST', headers, body: JSON.stringify(body) });
   };
   // A limit no bench run comes near (5 CNY a create), and no maxRunning: it counts running tasks,
@@ -79,7 +81,12 @@ async function videoMembers(proxyUrl: string) {
   await expectCode(unbudgeted(valid), 200, null);
   await expectCode(capped(valid), 429, 'too_many_running_tasks');
   await expectCode(capped(invalid), 400, 'invalid_parameter');
-  return { budgeted: () => budgeted(valid), unbudgeted: () => unbudgeted(valid), atLedger: () => capped(valid), beforeLedger: () => capped(invalid) };
+  const quoteHeaders = { Authorization: `Bearer ${budgetedToken}`, 'Content-Type': 'application/json' };
+  const quote = () => fetch(`${proxyUrl}/proxy/quote`, { method: 'POST', headers: quoteHeaders, body: JSON.stringify(valid) });
+  const quoted = await quote();
+  const answer = (await quoted.json()) as { cost?: number };
+  if (quoted.status !== 200 || answer.cost !== 5) throw new Error(`quote check: expected 200 with cost 5, got ${quoted.status} ${JSON.stringify(answer).slice(0, 200)}`);
+  return { budgeted: () => budgeted(valid), unbudgeted: () => unbudgeted(valid), atLedger: () => capped(valid), beforeLedger: () => capped(invalid), quote };
 }
 
 async function latency() {
@@ -120,6 +127,8 @@ async function latency() {
       unbudgeted: { name: 'create, member without a budget', run: video.unbudgeted, expect: 200 },
       atLedger: { name: 'create refused at the ledger (429 maxRunning 0)', run: video.atLedger, expect: 429 },
       beforeLedger: { name: 'create refused before the ledger (400, no prompt)', run: video.beforeLedger, expect: 400 },
+      quote: { name: 'POST /proxy/quote, member with a budget', run: video.quote, expect: 200 },
+      trivial: { name: 'sandbox GET / (a trivial Worker)', run: () => fetch(sandbox.url), expect: 200 },
     } satisfies Record<string, Step>;
     const created = await measure(createSteps, CREATES);
 
@@ -139,7 +148,7 @@ async function latency() {
 }
 
 /** Runs the sections and prints their tables against the goals (ms). */
-export async function latencySection(GOAL: { addedP50: number; addedP99: number; reservationP50: number }) {
+export async function latencySection(GOAL: { addedP50: number; addedP99: number; reservationP50: number; quoteP50: number }) {
   console.log(`\nLatency per request, ${CALLS} calls each, interleaved, keep-alive, Workers in workerd (no dev server in front):`);
   const { steps, main, createSteps, created, devSteps, underDev } = await latency();
   const r = main.results;
@@ -179,6 +188,12 @@ export async function latencySection(GOAL: { addedP50: number; addedP99: number;
     'the reservation: ledger round trip (+ refusal audit row)': { p50: signed(reservation.p50), p99: signed(reservation.p99), from: 'refused at the ledger − refused before it' },
   });
   console.log(`Goal: the reservation adds <= ${GOAL.reservationP50} ms at p50: ${verdict(reservation.p50 <= GOAL.reservationP50)}.`);
+  // What a quote costs in workerd: its whole answer minus one HTTP round trip into a trivial Worker.
+  const quoteCost = delta(c.quote, c.trivial);
+  console.log(
+    `A quote in workerd (POST /proxy/quote − sandbox GET /: token, member object, the create's checks, one ledger call): p50 ${signed(quoteCost.p50)}, p99 ${signed(quoteCost.p99)}. ` +
+      `Goal: <= ${GOAL.quoteP50} ms at p50: ${verdict(quoteCost.p50 <= GOAL.quoteP50)}.`,
+  );
 
   console.log(`\nFor comparison, the proxy as npm start runs it (wrangler dev: its proxy Worker in front, a debugger attached), ${CALLS} calls each, interleaved:`);
   console.table(table(devSteps, underDev.results));
