@@ -1,5 +1,6 @@
 import type { ProxySettings } from '../../infra/settings/proxy-settings';
 import type { LedgerPort } from '../ledger/ledger-port';
+import type { TeamLibraryPort } from '../sharing/sharing-ports';
 import type { TaskTracker } from '../tracking/task-tracker';
 
 /** What request handling inside a member's object needs; the object builds it (objects/member-state.ts). */
@@ -11,6 +12,8 @@ export interface MemberContext {
   waitUntil(promise: Promise<unknown>): void;
   /** The team's ledger: prices, budgets, reservations (a fresh handle per call). */
   ledger(): LedgerPort;
+  /** The team library: shared groups and roles, consulted only for ids that are not the member's (a fresh handle per call). */
+  team(): TeamLibraryPort;
   /** The member's tracked tasks. */
   tracker: TaskTracker;
 }
