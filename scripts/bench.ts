@@ -19,14 +19,18 @@
  *    r2-direct-worker.ts), interleaved, MB/s; and workerd's resident memory (/proc VmRSS every
  *    50 ms): the rise over its baseline during a first upload, the proxy's against the direct
  *    write's, and what more uploads at once add, which for bodies that stream is far less than 50 MB each.
+ * 6. Sharing: a grantee's GetAsset of a shared group's asset against its owner's (the one call to
+ *    the team library a grantee's check costs), with the p50 difference against its goal.
  * Prints figures; it is a measurement, not a test.
  */
 import { latencySection } from './bench/latency';
+import { sharingSection } from './bench/sharing';
 import { signingSection } from './bench/signing';
 import { uploadsSection } from './bench/uploads';
 
-const GOAL = { addedP50: 3, addedP99: 8, signingRatio: 2, reservationP50: 2, uploadRiseMB: 25, uploadShareMB: 10 };
+const GOAL = { addedP50: 3, addedP99: 8, signingRatio: 2, reservationP50: 2, uploadRiseMB: 25, uploadShareMB: 10, granteeP50: 1 };
 
 await signingSection(GOAL.signingRatio);
 await latencySection(GOAL);
 await uploadsSection(GOAL);
+await sharingSection(GOAL.granteeP50);
