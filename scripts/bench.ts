@@ -22,16 +22,20 @@
  * 6. How many creates a second one team ledger sustains: the ledger's part of a create straight to
  *    the object (a bench-only Worker in the proxy's workerd, scripts/bench/ledger-direct-worker.ts),
  *    and concurrent creates of several members through the proxy (scripts/bench/ledger.ts).
+ * 7. Sharing: a grantee's GetAsset of a shared group's asset against its owner's (the one call to
+ *    the team library a grantee's check costs), with the p50 difference against its goal.
  * Prints figures; it is a measurement, not a test.
  */
 import { latencySection } from './bench/latency';
 import { ledgerSection } from './bench/ledger';
+import { sharingSection } from './bench/sharing';
 import { signingSection } from './bench/signing';
 import { uploadsSection } from './bench/uploads';
 
-const GOAL = { addedP50: 3, addedP99: 8, signingRatio: 2, reservationP50: 2, quoteP50: 2, uploadRiseMB: 25, uploadShareMB: 10 };
+const GOAL = { addedP50: 3, addedP99: 8, signingRatio: 2, reservationP50: 2, quoteP50: 2, uploadRiseMB: 25, uploadShareMB: 10, granteeP50: 1 };
 
 await signingSection(GOAL.signingRatio);
 await latencySection(GOAL);
 await uploadsSection(GOAL);
 await ledgerSection();
+await sharingSection(GOAL.granteeP50);

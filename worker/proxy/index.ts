@@ -22,6 +22,7 @@ import { videoRoutes } from './routes/video/video-routes';
 export { MemberState } from './objects/member-state';
 export { MemberDirectory } from './objects/member-directory';
 export { TeamLedger } from './objects/team-ledger';
+export { TeamLibrary } from './objects/team-library';
 
 const app = new Hono<{ Bindings: ProxyEnv }>();
 

@@ -1,10 +1,12 @@
 import type { LedgerPort } from '../domain/ledger/ledger-port';
 import type { MemberPort } from '../domain/members/member-port';
+import type { AuditPort, LibraryHolderPort, RosterPort, TeamLibraryPort } from '../domain/sharing/sharing-ports';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
 import type { MemberDirectory } from './member-directory';
 import type { MemberState } from './member-state';
-import { DIRECTORY_NAME, LEDGER_NAME, objectStub } from './object-stubs';
+import { DIRECTORY_NAME, LEDGER_NAME, LIBRARY_NAME, objectStub } from './object-stubs';
 import type { TeamLedger } from './team-ledger';
+import type { TeamLibrary } from './team-library';
 
 /**
  * The handles of the proxy's Durable Objects with their class types, for the routes (and tests):
@@ -12,7 +14,7 @@ import type { TeamLedger } from './team-ledger';
  * nowhere else. Stubs are made by object-stubs.ts.
  */
 
-type Namespaces = Pick<ProxyEnv, 'MEMBERS' | 'DIRECTORY' | 'LEDGER'>;
+type Namespaces = Pick<ProxyEnv, 'MEMBERS' | 'DIRECTORY' | 'LEDGER' | 'LIBRARY'>;
 
 /** A member's own object (one per member, named by the member id). */
 export const memberObject = (env: Pick<Namespaces, 'MEMBERS'>, memberId: string) =>
@@ -25,6 +27,9 @@ export const directoryObject = (env: Pick<Namespaces, 'DIRECTORY'>) =>
 /** The team ledger (one per deployment): prices, budgets, reservations, audit. */
 export const ledgerObject = (env: Pick<Namespaces, 'LEDGER'>) => objectStub(env.LEDGER, LEDGER_NAME) as unknown as DurableObjectStub<TeamLedger>;
 
+/** The team library (one per deployment): shared groups, roles, the gallery. */
+export const libraryObject = (env: Pick<Namespaces, 'LIBRARY'>) => objectStub(env.LIBRARY, LIBRARY_NAME) as unknown as DurableObjectStub<TeamLibrary>;
+
 /**
  * The objects answer the calls the ports declare (object-stubs.ts casts to them): these compile
  * only while they do. Types only.
@@ -32,5 +37,9 @@ export const ledgerObject = (env: Pick<Namespaces, 'LEDGER'>) => objectStub(env.
 export type PortsFit = [
   Assert<DurableObjectStub<TeamLedger> extends LedgerPort ? true : false>,
   Assert<DurableObjectStub<MemberState> extends MemberPort ? true : false>,
+  Assert<DurableObjectStub<TeamLibrary> extends TeamLibraryPort ? true : false>,
+  Assert<DurableObjectStub<MemberDirectory> extends RosterPort ? true : false>,
+  Assert<DurableObjectStub<TeamLedger> extends AuditPort ? true : false>,
+  Assert<DurableObjectStub<MemberState> extends LibraryHolderPort ? true : false>,
 ];
 type Assert<T extends true> = T;

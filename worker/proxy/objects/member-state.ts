@@ -9,9 +9,14 @@ import type { MemberContext } from '../domain/members/member-context';
 import { CREATES_SCHEMA, MEMBER_SCHEMA, openTaskSchema } from '../domain/members/member-schema';
 import { owns } from '../domain/members/owned';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
-import { ledgerPort } from './object-stubs';
+import { auditPort, ledgerPort, rosterPort, teamLibraryPort } from './object-stubs';
 import { TaskTracker } from '../domain/tracking/task-tracker';
 import { CreatesInFlight } from '../domain/video/creates-in-flight';
+import { adoptLibrary, heldLibrary, releaseLibrary } from '../domain/sharing/held-library';
+import { migrateMemberForSharing } from '../domain/sharing/library-schema';
+import { memberGroups } from '../domain/sharing/member-groups';
+import { handleSharing, type SharingCall } from '../domain/sharing/sharing-handler';
+import type { HeldLibrary } from '../domain/sharing/sharing-ports';
 
 export type Profile = MemberProfile;
 
@@ -43,6 +48,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
     this.ctx.storage.sql.exec(MEMBER_SCHEMA);
     openTaskSchema(this.ctx.storage.sql);
     this.ctx.storage.sql.exec(CREATES_SCHEMA);
+    migrateMemberForSharing(this.ctx.storage.sql);
     this.#tracker = new TaskTracker({
       sql: this.ctx.storage.sql,
       env,
@@ -92,6 +98,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
               memberId: row.id,
               waitUntil: (p) => this.ctx.waitUntil(p),
               ledger: () => ledgerPort(this.env),
+              team: () => teamLibraryPort(this.env),
               tracker: this.#tracker,
               creates: this.#creates,
             },
@@ -171,7 +178,10 @@ export class MemberState extends DurableObject<ProxyEnv> {
   async deleteOutput(tokenHash: string, taskId: string): Promise<boolean | null> {
     const m = this.#member(tokenHash);
     if (!m) return null;
-    return owns(m.sql, 'task', taskId) && (await m.tracker.deleteKept(taskId));
+    const deleted = owns(m.sql, 'task', taskId) && (await m.tracker.deleteKept(taskId));
+    // A published video keeps its gallery entry, without an address.
+    if (deleted) await m.team().forgetKept(taskId).catch(() => undefined);
+    return deleted;
   }
 
   addConsent(tokenHash: string, scope: string, rulesVersion: string): Consent | null {
@@ -180,5 +190,34 @@ export class MemberState extends DurableObject<ProxyEnv> {
 
   consents(tokenHash: string): Consent[] | null {
     return this.#member(tokenHash) ? listConsents(this.ctx.storage.sql) : null;
+  }
+
+  // --- the team library (docs/team-library.md) ---
+
+  /** Sharing of groups and the gallery, as the member asks them. */
+  sharing(tokenHash: string, call: SharingCall): Promise<ProxyResponse> | null {
+    const m = this.#member(tokenHash);
+    if (!m) return null;
+    const deps = { memberName: this.#row()!.name, roster: () => rosterPort(this.env), audit: () => auditPort(this.env) };
+    return handleSharing(m, deps, call);
+  }
+
+  /** The member's groups and their sharing (admin; revoked members included). */
+  async libraryOverview() {
+    const context = this.#profileRow()?.context;
+    return context ? memberGroups(context) : null;
+  }
+
+  /** The transfer of a member's groups (admin): what this object owns, adopting, releasing. */
+  libraryExport(): HeldLibrary {
+    return heldLibrary(this.ctx.storage.sql);
+  }
+
+  libraryAdopt(held: HeldLibrary): void {
+    adoptLibrary(this.ctx.storage.sql, held);
+  }
+
+  libraryRelease(groupIds: string[]): void {
+    releaseLibrary(this.ctx.storage.sql, groupIds);
   }
 }

@@ -1,5 +1,6 @@
 import type { LedgerPort } from '../domain/ledger/ledger-port';
 import type { MemberPort } from '../domain/members/member-port';
+import type { AuditPort, LibraryHolderPort, RosterPort, TeamLibraryPort } from '../domain/sharing/sharing-ports';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
 
 /**
@@ -13,10 +14,11 @@ import type { ProxyEnv } from '../infra/settings/proxy-env';
  * stubs with their class types.
  */
 
-type Namespaces = Pick<ProxyEnv, 'MEMBERS' | 'DIRECTORY' | 'LEDGER'>;
+type Namespaces = Pick<ProxyEnv, 'MEMBERS' | 'DIRECTORY' | 'LEDGER' | 'LIBRARY'>;
 
 export const DIRECTORY_NAME = 'directory';
 export const LEDGER_NAME = 'team';
+export const LIBRARY_NAME = 'library';
 
 const ids = new WeakMap<DurableObjectNamespace, Map<string, DurableObjectId>>();
 /** Member ids are many: the cache is cleared past this size rather than grown. */
@@ -39,3 +41,16 @@ export const ledgerPort = (env: Pick<Namespaces, 'LEDGER'>): LedgerPort => objec
 
 /** A member's object, as the directory calls it (handles.ts checks that the class answers these calls). */
 export const memberPort = (env: Pick<Namespaces, 'MEMBERS'>, memberId: string): MemberPort => objectStub(env.MEMBERS, memberId) as unknown as MemberPort;
+
+/** The team library, as the members' objects call it (docs/team-library.md). */
+export const teamLibraryPort = (env: Pick<Namespaces, 'LIBRARY'>): TeamLibraryPort => objectStub(env.LIBRARY, LIBRARY_NAME) as unknown as TeamLibraryPort;
+
+/** The directory, as the sharing rules read the team's members. */
+export const rosterPort = (env: Pick<Namespaces, 'DIRECTORY'>): RosterPort => objectStub(env.DIRECTORY, DIRECTORY_NAME) as unknown as RosterPort;
+
+/** The ledger's audit log, as the sharing rules write to it. */
+export const auditPort = (env: Pick<Namespaces, 'LEDGER'>): AuditPort => objectStub(env.LEDGER, LEDGER_NAME) as unknown as AuditPort;
+
+/** A member's object, as a transfer moves groups between members. */
+export const libraryHolderPort = (env: Pick<Namespaces, 'MEMBERS'>, memberId: string): LibraryHolderPort =>
+  objectStub(env.MEMBERS, memberId) as unknown as LibraryHolderPort;

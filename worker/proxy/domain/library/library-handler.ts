@@ -50,7 +50,7 @@ export async function handleLibrary(m: MemberContext, call: LibraryCall): Promis
   const rule = RULES[action] as Rule;
   const create = CREATES.has(action);
   const send = async (): Promise<idempotency.Outcome> => {
-    const before = rule.before ? rule.before(m, checked.value) : { params: checked.value };
+    const before = rule.before ? await rule.before(m, checked.value) : { params: checked.value };
     if ('reply' in before) return { response: before.reply, accepted: false };
     let up: Upstream;
     try {
@@ -62,7 +62,7 @@ export async function handleLibrary(m: MemberContext, call: LibraryCall): Promis
     }
     const relayed = relayLibrary(action, up, before.secrets ?? []);
     if (!relayed.accepted) return relayed;
-    const result = rule.after?.(m, checked.value, relayed.envelope.Result);
+    const result = await rule.after?.(m, checked.value, relayed.envelope.Result);
     return { response: result === undefined ? relayed.response : jsonResponse(200, { ...relayed.envelope, Result: result }), accepted: true };
   };
   if (!create) return (await send()).response;

@@ -1,31 +1,42 @@
 import type { Action, LibraryRequest, Page } from '../../../../shared';
 import { libraryFailure, librarySuccess, type ProxyResponse } from '../../infra/http/responses';
 import type { MemberContext } from '../members/member-context';
-import { disown, own, owns, ownedIds, type OwnedKind } from '../members/owned';
+import { own, owns, type OwnedKind } from '../members/owned';
+import { assetCreated, assetDeleted, assetsListed, groupDeleted, groupRenamed, listScope, reachAsset, reachGroup, type Need } from '../sharing/shared-access';
 import * as portrait from './portrait-custody';
 
 /**
- * What the proxy adds to each operation: `before` checks ownership and scopes the request (or
- * answers it without an upstream call); `after` records what the member obtained.
+ * What the proxy adds to each operation: `before` checks access and scopes the request (or
+ * answers it without an upstream call); `after` records what the member obtained. Own ids are
+ * answered from the member's object; another member's id only through a role on its group
+ * (domain/sharing/shared-access.ts: one call to the team library, never one to the service).
  */
+export type Before = { params: unknown; secrets?: string[] } | { reply: ProxyResponse };
+
 export interface Rule<A extends Action = Action> {
-  before?(m: MemberContext, params: LibraryRequest<A>): { params: unknown; secrets?: string[] } | { reply: ProxyResponse };
+  before?(m: MemberContext, params: LibraryRequest<A>): Before | Promise<Before>;
   after?(m: MemberContext, params: LibraryRequest<A>, result: any): unknown;
 }
 
 const denied = (action: Action, what: string, id: string) =>
   ({ reply: libraryFailure(403, action, 'AccessDenied', `${what} ${id} does not exist or you have no access to it.`) }) as const;
 
-/** The operation's id must be one the member obtained. */
+/** The operation's id must be one the member obtained: owners only, whatever is shared. */
 const mustOwn = <A extends Action>(action: A, kind: OwnedKind, what: string, field: (p: LibraryRequest<A>) => string): Rule<A>['before'] =>
   (m, params) => (owns(m.sql, kind, field(params)) ? { params } : denied(action, what, field(params)));
 
-/** Restricts a list to the member's groups: the intersection with the caller's own filter. */
+/** The operation's group must be the member's, or shared with it with at least `need`. */
+const mayGroup = <A extends Action>(action: A, need: Need, field: (p: LibraryRequest<A>) => string): Rule<A>['before'] =>
+  async (m, params) => ((await reachGroup(m, field(params), need)) ? { params } : denied(action, 'Group', field(params)));
+
+/** The operation's asset must be the member's, or in a group shared with it with at least `need`. */
+const mayAsset = <A extends Action>(action: A, need: Need, field: (p: LibraryRequest<A>) => string): Rule<A>['before'] =>
+  async (m, params) => ((await reachAsset(m, field(params), need)) ? { params } : denied(action, 'Asset', field(params)));
+
+/** Restricts a list to the member's groups and those shared with it: the intersection with the caller's own filter. */
 function scopeToGroups<A extends 'ListAssetGroups' | 'ListAssets'>(action: A): Rule<A>['before'] {
-  return (m, params) => {
-    const mine = ownedIds(m.sql, 'group');
-    const asked = params.Filter.GroupIds;
-    const ids = asked ? asked.filter((id) => mine.includes(id)) : mine;
+  return async (m, params) => {
+    const ids = await listScope(m, params.Filter.GroupIds);
     if (ids.length === 0) {
       const empty: Page<never> = { Items: [], TotalCount: 0, PageNumber: params.PageNumber, PageSize: params.PageSize };
       return { reply: librarySuccess(action, empty) };
@@ -37,26 +48,29 @@ function scopeToGroups<A extends 'ListAssetGroups' | 'ListAssets'>(action: A): R
 export const RULES: { [A in Action]: Rule<A> } = {
   CreateAssetGroup: { after: (m, _p, r) => own(m.sql, 'group', r.Id) },
   ListAssetGroups: { before: scopeToGroups('ListAssetGroups') },
-  GetAssetGroup: { before: mustOwn('GetAssetGroup', 'group', 'Group', (p) => p.Id) },
-  UpdateAssetGroup: { before: mustOwn('UpdateAssetGroup', 'group', 'Group', (p) => p.Id) },
+  GetAssetGroup: { before: mayGroup('GetAssetGroup', 'viewer', (p) => p.Id) },
+  UpdateAssetGroup: {
+    before: mayGroup('UpdateAssetGroup', 'editor', (p) => p.Id),
+    after: (m, p) => groupRenamed(m, p.Id, p.Name),
+  },
   DeleteAssetGroup: {
     before: mustOwn('DeleteAssetGroup', 'group', 'Group', (p) => p.Id),
-    after: (m, p) => disown(m.sql, 'group', p.Id),
+    after: (m, p) => groupDeleted(m, p.Id),
   },
   CreateAsset: {
-    before: mustOwn('CreateAsset', 'group', 'Group', (p) => p.GroupId),
-    after: (m, p, r) => own(m.sql, 'asset', r.Id, p.GroupId),
+    before: mayGroup('CreateAsset', 'editor', (p) => p.GroupId),
+    after: (m, p, r) => assetCreated(m, p.GroupId, r.Id),
   },
-  GetAsset: { before: mustOwn('GetAsset', 'asset', 'Asset', (p) => p.Id) },
-  UpdateAsset: { before: mustOwn('UpdateAsset', 'asset', 'Asset', (p) => p.Id) },
+  GetAsset: { before: mayAsset('GetAsset', 'viewer', (p) => p.Id) },
+  UpdateAsset: { before: mayAsset('UpdateAsset', 'editor', (p) => p.Id) },
   DeleteAsset: {
-    before: mustOwn('DeleteAsset', 'asset', 'Asset', (p) => p.Id),
-    after: (m, p) => disown(m.sql, 'asset', p.Id),
+    before: mayAsset('DeleteAsset', 'editor', (p) => p.Id),
+    after: (m, p) => assetDeleted(m, p.Id),
   },
   ListAssets: {
     before: scopeToGroups('ListAssets'),
-    // Assets listed from the member's groups are the member's (real-person captures arrive this way).
-    after: (m, _p, r: Page<{ Id: string; GroupId: string }>) => r.Items.forEach((a) => own(m.sql, 'asset', a.Id, a.GroupId)),
+    // Assets listed from the member's own groups are the member's (real-person captures arrive this way).
+    after: (m, _p, r: Page<{ Id: string; GroupId: string }>) => assetsListed(m, r.Items),
   },
   CreatePortraitSession: { before: portrait.requireConsent, after: portrait.issueHandle },
   ResolvePartnerToken: { before: portrait.exchangeHandle, after: portrait.completeHandle },

@@ -1,5 +1,6 @@
 import type { ProxySettings } from '../../infra/settings/proxy-settings';
 import type { LedgerPort } from '../ledger/ledger-port';
+import type { TeamLibraryPort } from '../sharing/sharing-ports';
 import type { TaskTracker } from '../tracking/task-tracker';
 import type { CreatesInFlight } from '../video/creates-in-flight';
 
@@ -12,6 +13,8 @@ export interface MemberContext {
   waitUntil(promise: Promise<unknown>): void;
   /** The team's ledger: prices, budgets, reservations (a fresh handle per call). */
   ledger(): LedgerPort;
+  /** The team library: shared groups and roles, consulted only for ids that are not the member's (a fresh handle per call). */
+  team(): TeamLibraryPort;
   /** The member's tracked tasks. */
   tracker: TaskTracker;
   /** The member's video creates on their way to the service (resolved on the alarm if cut off). */

@@ -8,6 +8,8 @@ import { own, owns } from '../members/owned';
 import { isTimeout, libraryCall, videoCall, type Upstream } from '../../infra/upstream/fetch';
 import { readVideoCreate } from './create-body';
 import { relayVideo } from './video-relay';
+import { unreachableAssets } from '../sharing/shared-access';
+import { keepRequest } from '../sharing/task-request';
 
 const unreachable = () => videoFailure(502, videoError('internal_error', 'The video service could not be reached. Try again later.', 'server_error'));
 
@@ -44,13 +46,15 @@ export async function getTask(m: MemberContext, id: string, origin: string): Pro
 }
 
 /**
- * Checks that each `asset://` reference is the member's and Active for the model, with one
+ * Checks that each `asset://` reference is the member's (or shared with it) and Active for the model, with one
  * GetAsset per referenced asset, in parallel. Answers the first problem, or null.
  */
 async function libraryReferenceProblem(m: MemberContext, model: string, refs: CheckedVideoCreate['references']): Promise<ProxyResponse | null> {
   const library = refs.filter((r) => r.assetId !== null);
+  // The member's own assets, or ones of a group shared with it (one call to the team library for those).
+  const unreachable = await unreachableAssets(m, library.map((r) => r.assetId!));
   for (const ref of library) {
-    if (!owns(m.sql, 'asset', ref.assetId!)) {
+    if (unreachable.has(ref.assetId!)) {
       return videoFailure(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is not in your library.`));
     }
   }
@@ -140,6 +144,7 @@ async function sendCreate(m: MemberContext, create: CheckedVideoCreate, json: un
   if (!accepted) return { response, accepted: false };
   own(m.sql, 'task', body.id);
   const answer = m.tracker.record(body, up.body, reservation, started);
+  keepRequest(m.sql, body.id, json);
   // Reports name the task from now on; if this call fails, settling names it later.
   await m.ledger().bind(reservation.id, body.id, body.status).catch(() => undefined);
   return { response: { ...response, body: answer }, accepted: true };

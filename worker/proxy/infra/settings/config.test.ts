@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProxyEnv } from './proxy-env';
 import app from '../../index';
 import { memberObject } from '../../objects/handles';
-import { ledgerPort } from '../../objects/object-stubs';
+import { ledgerPort, teamLibraryPort } from '../../objects/object-stubs';
 import { TaskTracker } from '../../domain/tracking/task-tracker';
 import { CreatesInFlight } from '../../domain/video/creates-in-flight';
 import { handleLibrary } from '../../domain/library/library-handler';
@@ -35,6 +35,7 @@ function asMember<T>(m: Member, vars: Partial<ProxyEnv>, fn: (ctx: MemberContext
       memberId: m.id,
       waitUntil: (p) => state.waitUntil(p),
       ledger: () => ledgerPort(env),
+      team: () => teamLibraryPort(env),
       tracker: new TaskTracker({ sql: state.storage.sql, env, ledger: () => ledgerPort(env), setAlarm: () => undefined, memberId: () => m.id, memberName: () => null }),
       creates: new CreatesInFlight({ sql: state.storage.sql, env, ledger: () => ledgerPort(env), armAlarm: () => undefined }),
     }),

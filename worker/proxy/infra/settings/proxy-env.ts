@@ -9,6 +9,8 @@ export interface ProxyEnv extends ProxySettings {
   MEMBERS: DurableObjectNamespace;
   DIRECTORY: DurableObjectNamespace;
   LEDGER: DurableObjectNamespace;
+  /** The team library: shared groups, roles, the gallery (docs/team-library.md). */
+  LIBRARY: DurableObjectNamespace;
   /** The media store: uploads and kept outputs (docs/media-store.md). */
   MEDIA: R2Bucket;
 }

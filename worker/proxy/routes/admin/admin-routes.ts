@@ -9,6 +9,7 @@ import { jsonLimit } from '../middleware/limits';
 import { ADMIN, ADMIN_REFUSALS, empty, errors, INVALID_JSON, json, jsonBody, TOO_LARGE_JSON } from '../openapi/route-docs';
 import { adminAuth, type AdminVars } from './admin-auth';
 import { gatewayAdmin } from './gateway-routes';
+import { libraryAdmin } from './library-admin-routes';
 
 /** The admin API (docs/proxy-api.md, "Admin"), behind `Authorization: Bearer ${ADMIN_TOKEN}`. */
 export const adminRoutes = new Hono<{ Bindings: ProxyEnv; Variables: AdminVars }>();
@@ -62,3 +63,4 @@ adminRoutes.post('/members/:id/token', describeRoute({
 });
 
 adminRoutes.route('/', gatewayAdmin);
+adminRoutes.route('/', libraryAdmin);

@@ -22,7 +22,7 @@ async function membersPage(c: C, message?: { text: string; ok: boolean }) {
     const last = budget.lastTaskAt;
     const limit = budget.limit === null ? t('members.unlimited') : moneyOf(budget.limit, budget.currency);
     return html`<tr>
-      <td>${m.name}${m.revoked ? html` <span class="muted">(${t('members.revoked')})</span>` : ''}</td>
+      <td><a href="/console/members/${m.id}" aria-label="${t('library.open')}: ${m.name}">${m.name}</a>${m.revoked ? html` <span class="muted">(${t('members.revoked')})</span>` : ''}</td>
       <td><code>${m.id}</code></td>
       <td>${date(m.createdAt)}</td>
       <td>${date(last)}</td>

@@ -17,7 +17,15 @@ import type {
   uploadAnswerSchema,
   uploadListSchema,
   usageReportSchema,
+  galleryListSchema,
+  groupSharingSchema,
+  memberGroupListSchema,
+  sharedGroupListSchema,
+  transferAnswerSchema,
 } from '../../../../shared';
+import type { TeamLibrary } from '../../objects/team-library';
+import type { transferLibrary } from '../../domain/sharing/held-library';
+import type { memberGroups } from '../../domain/sharing/member-groups';
 import type { TeamLedger } from '../../objects/team-ledger';
 import type { StoredPrices } from '../../domain/ledger/price-book';
 import type { listUploads, UploadAnswer } from '../../domain/media/upload-handler';
@@ -48,4 +56,9 @@ export type AnswerShapes = [
   Assert<Fits<ReturnType<TeamLedger['report']>, typeof usageReportSchema>>,
   Assert<Fits<{ tasks: TeamTask[] }, typeof teamTaskListSchema>>,
   Assert<Fits<{ entries: AuditEntry[] }, typeof auditListSchema>>,
+  Assert<Fits<ReturnType<TeamLibrary['setSharing']>, typeof groupSharingSchema>>,
+  Assert<Fits<{ groups: ReturnType<TeamLibrary['sharedWith']> }, typeof sharedGroupListSchema>>,
+  Assert<Fits<ReturnType<TeamLibrary['gallery']>, typeof galleryListSchema>>,
+  Assert<Fits<Awaited<ReturnType<typeof transferLibrary>>, typeof transferAnswerSchema>>,
+  Assert<Fits<Awaited<ReturnType<typeof memberGroups>>, typeof memberGroupListSchema>>,
 ];

@@ -22,6 +22,7 @@ export const TAGS = [
   { name: 'video', description: 'Video generation: the service\'s `/v1` interface, priced against budgets.' },
   { name: 'member', description: 'The calling member\'s own records: profile, consents, capabilities, usage.' },
   { name: 'media', description: 'The media store: uploads, kept outputs, signed `/media` addresses.' },
+  { name: 'team', description: 'The team library: groups shared with roles, the team gallery (docs/team-library.md).' },
   { name: 'admin', description: 'Members, prices, budgets and reports, for the team\'s operator.' },
   { name: 'health', description: 'Health and this document; no token.' },
 ] as const;

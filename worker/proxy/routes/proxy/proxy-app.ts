@@ -4,6 +4,8 @@ import type { MemberEnv } from '../middleware/member-auth';
 import { memberRoutes } from './member-routes';
 import { proxyAuth } from './proxy-auth';
 import { uploadRoutes } from './upload-routes';
+import { galleryRoutes } from './gallery-routes';
+import { sharingRoutes } from './sharing-routes';
 
 /** `/proxy/*`: what the proxy adds for members (their records, consents, usage, uploads), behind the member token. */
 export const proxyApp = new Hono<MemberEnv>();
@@ -14,3 +16,5 @@ proxyApp.use('*', proxyAuth);
 proxyApp.use('*', (c, next) => (c.req.method === 'POST' && (c.req.path === '/proxy/uploads' || c.req.path === '/proxy/quote') ? next() : jsonLimit(c, next)));
 proxyApp.route('/', memberRoutes);
 proxyApp.route('/', uploadRoutes);
+proxyApp.route('/', sharingRoutes);
+proxyApp.route('/', galleryRoutes);
