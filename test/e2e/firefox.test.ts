@@ -17,6 +17,7 @@ import { REPO_ROOT } from './support/build-extension';
 import { clickButton, clickMenu, readStore, tabIdOf, textOf } from './support/firefox';
 import { useLocalStack } from './support/local-stack';
 import { fillMediaPage } from './support/side-panel';
+import { watch } from '../support/poll-until';
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const MEMBER = 'Firefox tester';
@@ -43,17 +44,6 @@ beforeAll(async () => {
   expect(manifest.host_permissions).toBeUndefined();
 });
 
-/** Polls `read` (bounded) until `done` holds; answers the last value and every distinct value seen. */
-async function watch<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<{ last: T; seen: T[] }> {
-  const seen: T[] = [];
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (JSON.stringify(seen.at(-1)) !== JSON.stringify(value)) seen.push(value);
-    if (done(value) || Date.now() > deadline) return { last: value, seen };
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
 
 const screenshot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `firefox-${name}.png`), fullPage: true });
 

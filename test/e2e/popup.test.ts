@@ -24,6 +24,7 @@ import { axeViolations, describeViolations } from './support/axe';
 import { bundleSize, describeBundle, describeFiles, gzipTotal, measure, POPUP_FIRST_PAINT_BUDGET_GZIP } from './support/bundle-size';
 import { launchExtension, type LaunchedExtension } from './support/chromium';
 import { clickMenu, connectThroughOptions, openExtensionPage, readStore, tabIdOf } from './support/extension';
+import { watch } from '../support/poll-until';
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const MEMBER = 'Popup tester';
@@ -108,17 +109,6 @@ async function readPaintTiming(): Promise<PaintTiming> {
   };
 }
 
-/** Polls `read` until `done` holds, noting every distinct value it passed through. */
-async function watch<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<{ last: T; seen: T[] }> {
-  const seen: T[] = [];
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (JSON.stringify(seen.at(-1)) !== JSON.stringify(value)) seen.push(value);
-    if (done(value) || Date.now() > deadline) return { last: value, seen };
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
 
 /** What the person does on their phone: agree, the liveness check, name and description, finish. */
 async function completeOnPhone(h5Link: string, groupName: string, screenshot?: string): Promise<void> {

@@ -8,3 +8,19 @@ export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boo
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/**
+ * Polls `read` every 150 ms until `done` holds or `timeoutMs` passes, noting every distinct value
+ * it passed through (a test asserts on `last`, and on the path in `seen`, e.g. Processing before
+ * Active). Never throws on time: the assertion after it says what was wrong.
+ */
+export async function watch<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<{ last: T; seen: T[] }> {
+  const seen: T[] = [];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (JSON.stringify(seen.at(-1)) !== JSON.stringify(value)) seen.push(value);
+    if (done(value) || Date.now() > deadline) return { last: value, seen };
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}

@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import type { ArkbridgeDB } from '@/lib/storage/database';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import type { LaunchedExtension } from './chromium';
+import { readStoreInPage } from './read-store-in-page';
 
 /** A store of the extension's database whose records a test reads (settings are read through pages). */
 type RecordStore = 'groups' | 'assets' | 'tasks' | 'queue';
@@ -27,32 +28,7 @@ export async function openExtensionPage(browser: LaunchedExtension, path: string
  */
 export function readStore<S extends RecordStore>(browser: LaunchedExtension, store: S): Promise<ArkbridgeDB[S]['value'][]> {
   type T = ArkbridgeDB[S]['value'];
-  return browser.serviceWorker.evaluate(
-    (name) =>
-      new Promise<T[]>((resolve, reject) => {
-        const open = indexedDB.open('arkbridge');
-        // Never create the database here: the extension's own upgrade must do that.
-        open.onupgradeneeded = () => open.transaction?.abort();
-        open.onerror = () => resolve([]);
-        open.onsuccess = () => {
-          const database = open.result;
-          if (!database.objectStoreNames.contains(name)) {
-            database.close();
-            return resolve([]);
-          }
-          const all = database.transaction(name).objectStore(name).getAll();
-          all.onsuccess = () => {
-            database.close();
-            resolve(all.result as T[]);
-          };
-          all.onerror = () => {
-            database.close();
-            reject(all.error);
-          };
-        };
-      }),
-    store,
-  );
+  return browser.serviceWorker.evaluate(readStoreInPage, store) as Promise<T[]>;
 }
 
 /** An asset record's upload state, when its media was uploaded (not linked). */

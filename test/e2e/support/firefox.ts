@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import type { ArkbridgeDB } from '@/lib/storage/database';
+import { readStoreInPage } from './read-store-in-page';
 
 const CANDIDATES = ['/usr/bin/firefox-esr', '/usr/bin/firefox'];
 /** The extension's id in the Firefox build (wxt.config.ts, browser_specific_settings). */
@@ -100,32 +101,7 @@ type RecordStore = 'groups' | 'assets' | 'tasks' | 'queue';
  */
 export function readStore<S extends RecordStore>(page: Page, store: S): Promise<ArkbridgeDB[S]['value'][]> {
   type T = ArkbridgeDB[S]['value'];
-  return page.evaluate(
-    (name) =>
-      new Promise<T[]>((resolve, reject) => {
-        const open = indexedDB.open('arkbridge');
-        // Never create the database here: the extension's own upgrade must do that.
-        open.onupgradeneeded = () => open.transaction?.abort();
-        open.onerror = () => resolve([]);
-        open.onsuccess = () => {
-          const database = open.result;
-          if (!database.objectStoreNames.contains(name)) {
-            database.close();
-            return resolve([]);
-          }
-          const all = database.transaction(name).objectStore(name).getAll();
-          all.onsuccess = () => {
-            database.close();
-            resolve(all.result as T[]);
-          };
-          all.onerror = () => {
-            database.close();
-            reject(all.error);
-          };
-        };
-      }),
-    store,
-  );
+  return page.evaluate(readStoreInPage, store) as Promise<T[]>;
 }
 
 /** What a context-menu click passes to the handler (the fields the extension reads). */
