@@ -27,3 +27,4 @@ export * from './media/media-kinds';
 export * from './gateway/arkbridge-field';
 export * from './proxy-extras';
 export * from './gateway/admin-answers';
+export * from './team-library';
