@@ -1,6 +1,7 @@
 import { Banner, type BannerTone } from '@/components/Banner';
 import { Field } from '@/components/Field';
 import { t } from '@/lib/i18n/translate';
+import { canAddTo } from '@/lib/library/group-access';
 import type { GroupRecord } from '@/lib/storage/records/group-record';
 import '@/lib/i18n/options.en';
 
@@ -16,8 +17,9 @@ interface GroupsPanelProps {
 
 /** The default group of the context menu, chosen among the member's groups, and "Refresh groups". */
 export function GroupsPanel({ groups, defaultGroupId, busy, canRefresh, note, onDefaultChange, onRefresh }: GroupsPanelProps) {
-  // Only virtual groups take web captures; real-person groups come from the portrait flow.
-  const choices = groups.filter((g) => g.type === 'AIGC');
+  // Only virtual groups take web captures (real-person groups come from the portrait flow), and only
+  // those the member may add to (their own, or shared with them as an editor).
+  const choices = groups.filter(canAddTo);
   const selected = choices.some((g) => g.id === defaultGroupId) ? defaultGroupId! : '';
   return (
     <section aria-labelledby="groups-heading">

@@ -16,6 +16,7 @@ const TABS: { id: Tab; label: MessageKey }[] = [
   { id: 'generate', label: 'app.tabs.generate' },
   { id: 'tasks', label: 'app.tabs.tasks' },
   { id: 'portrait', label: 'app.tabs.portrait' },
+  { id: 'team', label: 'app.tabs.team' },
 ];
 const TAB_KEY = 'arkbridge.popup.tab';
 
@@ -24,10 +25,11 @@ const TAB_KEY = 'arkbridge.popup.tab';
 const generateView = deferred(() => import('@/entrypoints/popup/generate/GenerateView'));
 const tasksView = deferred(() => import('@/entrypoints/popup/tasks/TasksView'));
 const portraitView = deferred(() => import('@/entrypoints/popup/portrait/PortraitView'));
-const VIEWS: Partial<Record<Tab, Deferred<unknown>>> = { generate: generateView, tasks: tasksView, portrait: portraitView };
+const teamView = deferred(() => import('@/entrypoints/popup/team/TeamView'));
+const VIEWS: Partial<Record<Tab, Deferred<unknown>>> = { generate: generateView, tasks: tasksView, portrait: portraitView, team: teamView };
 const preload = (id: Tab) => void VIEWS[id]?.load().catch(() => {});
 
-/** The popup: a connection line, then one of four views. */
+/** The popup: a connection line, then one of five views. */
 export function App() {
   const connection = useDb(getConnection, ['settings']);
   const [tab, setTab] = useState<Tab>(() => (localStorage.getItem(TAB_KEY) as Tab | null) ?? 'library');
@@ -65,6 +67,7 @@ export function App() {
         {tab === 'generate' && <Later part={generateView}>{({ GenerateView }) => <GenerateView onSubmitted={() => choose('tasks')} />}</Later>}
         {tab === 'tasks' && <Later part={tasksView}>{({ TasksView }) => <TasksView />}</Later>}
         {tab === 'portrait' && <Later part={portraitView}>{({ PortraitView }) => <PortraitView />}</Later>}
+        {tab === 'team' && <Later part={teamView}>{({ TeamView }) => <TeamView onReuse={() => choose('generate')} />}</Later>}
       </section>
     </main>
   );

@@ -18,6 +18,7 @@ import { saveBatches } from '@/lib/page-media/save-batches';
 import { saveStatusOf } from '@/lib/page-media/save-status';
 import { useDb } from '@/lib/popup/use-db';
 import { assetStore } from '@/lib/storage/asset-store';
+import { canAddTo } from '@/lib/library/group-access';
 import { groupStore } from '@/lib/storage/group-store';
 import { lastUsedGroup } from '@/lib/storage/last-used-group';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
@@ -28,7 +29,7 @@ type Size = { width: number; height: number };
 
 /** Groups media can be saved to (not real-person ones), and the one to offer first: the last used, else the default. */
 async function readSaveGroups() {
-  const groups = (await groupStore.all()).filter((g) => g.type === 'AIGC');
+  const groups = (await groupStore.all()).filter(canAddTo);
   const ids = new Set(groups.map((g) => g.id));
   const preferred = [await lastUsedGroup.id(), await groupStore.defaultId()].find((id) => id && ids.has(id)) ?? groups[0]?.id ?? null;
   return { groups, preferred };

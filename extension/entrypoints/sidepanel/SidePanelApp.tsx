@@ -8,19 +8,21 @@ import { useDb } from '@/lib/popup/use-db';
 import { getConnection } from '@/lib/storage/stored-connection';
 import '@/lib/i18n/sidepanel.en';
 
-type PanelTab = 'page' | 'library' | 'tasks';
+type PanelTab = 'page' | 'library' | 'tasks' | 'team';
 const TABS: { id: PanelTab; label: MessageKey }[] = [
   { id: 'page', label: 'sidepanel.tabs.page' },
   { id: 'library', label: 'app.tabs.library' },
   { id: 'tasks', label: 'app.tabs.tasks' },
+  { id: 'team', label: 'app.tabs.team' },
 ];
 
 // The popup's own views. Library is imported as the popup does (at once): the modules both pages load
 // up front then form one shared chunk, where a lazy Library here would split the popup's first paint
 // into many small files (gzip compresses each alone: 2 KB more over the popup's budget). Tasks is lazy in both.
 const tasksView = deferred(() => import('@/entrypoints/popup/tasks/TasksView'));
+const teamView = deferred(() => import('@/entrypoints/popup/team/TeamView'));
 
-/** The side panel: "This page" (media of the followed tab), and the popup's Library and Tasks. */
+/** The side panel: "This page" (media of the followed tab), and the popup's Library, Tasks and Team. */
 export function SidePanelApp({ fixedTabId }: { fixedTabId?: number }) {
   const connection = useDb(getConnection, ['settings']);
   const [tab, setTab] = useState<PanelTab>('page');
@@ -51,6 +53,8 @@ export function SidePanelApp({ fixedTabId }: { fixedTabId?: number }) {
         {tab === 'page' && <PageMediaView fixedTabId={fixedTabId} />}
         {tab === 'library' && <LibraryView />}
         {tab === 'tasks' && <Later part={tasksView}>{({ TasksView }) => <TasksView />}</Later>}
+        {/* No Generate here: "Reuse these settings" fills the popup's form and says so. */}
+        {tab === 'team' && <Later part={teamView}>{({ TeamView }) => <TeamView />}</Later>}
       </section>
     </main>
   );

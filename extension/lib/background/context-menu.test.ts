@@ -53,6 +53,39 @@ describe('submenuItems', () => {
   });
 });
 
+describe('shared groups in the menu', () => {
+  const ana = { id: 'm00000000000000a1', name: 'Ana' };
+
+  it('offers editor groups shared with the member, named with their owner, and never viewer groups', () => {
+    const items = submenuItems({
+      connected: true,
+      defaultGroupId: 'mine',
+      groups: [
+        group('mine', 5, { name: 'Moodboard' }),
+        group('ed', 0, { name: 'Mia (character)', role: 'editor', owner: ana }),
+        group('view', 9, { name: 'Brand kit', role: 'viewer', owner: ana }),
+      ],
+    });
+    expect(items).toEqual([
+      { id: 'group:mine', title: 'Moodboard (default)' },
+      { id: 'group:ed', title: 'Mia (character) — Ana' },
+      { id: MENU.newGroup, title: 'New group…' },
+    ]);
+  });
+
+  it('lists shared editor groups past the recent ones, and never makes a viewer group the default', () => {
+    const own = Array.from({ length: 7 }, (_, i) => group(`o${i}`, 10 + i));
+    const items = submenuItems({
+      connected: true,
+      defaultGroupId: 'view',
+      groups: [...own, group('ed', 0, { name: 'Shared', role: 'editor', owner: ana }), group('view', 99, { role: 'viewer', owner: ana })],
+    });
+    expect(items[0]).toEqual({ id: 'group:o6', title: 'Group o6 (default)' });
+    expect(items.map((i) => i.id)).toContain('group:ed');
+    expect(items.map((i) => i.id)).not.toContain('group:view');
+  });
+});
+
 describe('menu item ids', () => {
   it('maps submenu ids back to the item and its group', () => {
     expect(itemOf('arkbridge-media/new-group')).toBe(MENU.newGroup);

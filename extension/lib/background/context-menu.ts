@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
 import { t } from '@/lib/i18n/translate';
+import { canAddTo, isShared } from '@/lib/library/group-access';
 import type { GroupRecord } from '@/lib/storage/records/group-record';
 import '@/lib/i18n/background.en';
 import '@/lib/i18n/snapshot.en';
@@ -36,18 +37,26 @@ export interface MenuState {
 /** Which group a submenu item (see itemOf) means, if any. */
 export const groupOfItem = (item: string): string | null => (item.startsWith(GROUP_PREFIX) ? item.slice(GROUP_PREFIX.length) : null);
 
-/** The submenu for a state: the default group first, then recent groups, then "New group…". */
+/** A group as the menu names it: a shared one with its owner's name ("Mia (character) — Ana"). */
+const menuName = (group: GroupRecord): string => (isShared(group) ? t('menu.sharedGroup', { name: group.name, owner: group.owner?.name ?? '?' }) : group.name);
+
+/**
+ * The submenu for a state: the default group first, then recent groups, then the editor groups
+ * others share that are not listed yet, then "New group…". Only groups the member may add to are
+ * offered (canAddTo: their own virtual groups and those shared with them as an editor; never a
+ * viewer's, never a real-person group).
+ */
 export function submenuItems(state: MenuState): { id: string; title: string }[] {
   if (!state.connected) return [{ id: MENU.connect, title: t('menu.connect') }];
-  const byRecent = [...state.groups].filter((g) => g.type === 'AIGC').sort((a, b) => b.usedAt - a.usedAt || a.name.localeCompare(b.name));
-  const fallback = byRecent[0];
-  const defaultGroup = state.groups.find((g) => g.id === state.defaultGroupId && g.type === 'AIGC') ?? fallback;
+  const byRecent = state.groups.filter(canAddTo).sort((a, b) => b.usedAt - a.usedAt || a.name.localeCompare(b.name));
+  const fallback = byRecent.find((g) => !isShared(g)) ?? byRecent[0];
+  const defaultGroup = byRecent.find((g) => g.id === state.defaultGroupId) ?? fallback;
   const items: { id: string; title: string }[] = [];
-  if (defaultGroup) items.push({ id: `${GROUP_PREFIX}${defaultGroup.id}`, title: t('menu.defaultGroup', { name: defaultGroup.name }) });
+  if (defaultGroup) items.push({ id: `${GROUP_PREFIX}${defaultGroup.id}`, title: t('menu.defaultGroup', { name: menuName(defaultGroup) }) });
   else items.push({ id: MENU.createDefault, title: t('menu.createDefault') });
-  for (const group of byRecent.filter((g) => g.id !== defaultGroup?.id).slice(0, RECENT_GROUPS)) {
-    items.push({ id: `${GROUP_PREFIX}${group.id}`, title: group.name });
-  }
+  const recent = byRecent.filter((g) => g.id !== defaultGroup?.id).slice(0, RECENT_GROUPS);
+  const shared = byRecent.filter((g) => isShared(g) && g.id !== defaultGroup?.id && !recent.includes(g)).slice(0, RECENT_GROUPS);
+  for (const group of [...recent, ...shared]) items.push({ id: `${GROUP_PREFIX}${group.id}`, title: menuName(group) });
   items.push({ id: MENU.newGroup, title: t('menu.newGroup') });
   return items;
 }

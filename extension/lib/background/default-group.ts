@@ -1,5 +1,6 @@
 import { t } from '@/lib/i18n/translate';
 import { createGroup } from '@/lib/library/group-actions';
+import { canAddTo } from '@/lib/library/group-access';
 import type { ActionResult } from '@/lib/proxy/failure-message';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { groupStore } from '@/lib/storage/group-store';
@@ -26,13 +27,14 @@ export async function defaultGroup(client: ProxyClient): Promise<ActionResult<st
 
 /**
  * The group a quick save goes to (the keyboard save, a screenshot, a video frame): the group last
- * saved to while it exists (as "Save In" remembers it), else the default group, made if needed.
+ * saved to while it exists and the member may still add to it (a shared group whose editor role
+ * became viewer may not), else the default group, made if needed.
  * Called once there is something to save, so that nothing makes an empty group.
  */
 export async function quickSaveGroup(client: ProxyClient): Promise<ActionResult<{ id: string; name: string }>> {
   const last = await lastUsedGroup.id();
   const lastGroup = last ? await groupStore.get(last) : undefined;
-  if (lastGroup) return { ok: true, value: { id: lastGroup.id, name: lastGroup.name } };
+  if (lastGroup && canAddTo(lastGroup)) return { ok: true, value: { id: lastGroup.id, name: lastGroup.name } };
   const made = await defaultGroup(client);
   if (!made.ok) return made;
   return { ok: true, value: { id: made.value, name: (await groupStore.get(made.value))?.name ?? t('capture.defaultGroup.name') } };

@@ -8,6 +8,7 @@ export const backgroundEn = {
   'menu.connect': 'Connect Arkbridge to your team…',
   'menu.defaultGroup': '{name} (default)',
   'menu.createDefault': 'Web captures (new default group)',
+  'menu.sharedGroup': '{name} — {owner}',
   'menu.newGroup': 'New group…',
   'menu.pageMedia': 'Save media from this page…',
   // The group the first capture creates when there is none.

@@ -7,6 +7,7 @@ export const backgroundZhCN: Record<keyof typeof backgroundEn, string> = {
   'menu.connect': '将 Arkbridge 连接到团队…',
   'menu.defaultGroup': '{name}（默认）',
   'menu.createDefault': '网页收集（新的默认分组）',
+  'menu.sharedGroup': '{name} — {owner}',
   'menu.newGroup': '新建分组…',
   'menu.pageMedia': '保存此页面中的媒体…',
   'capture.defaultGroup.name': '网页收集',

@@ -5,6 +5,7 @@ import { filesZhCN } from '@/lib/i18n/files.zh-CN';
 import { optionsZhCN } from '@/lib/i18n/options.zh-CN';
 import { sidepanelZhCN } from '@/lib/i18n/sidepanel.zh-CN';
 import { snapshotZhCN } from '@/lib/i18n/snapshot.zh-CN';
+import { teamZhCN } from '@/lib/i18n/team.zh-CN';
 
 /** 简体中文 of the popup. */
 const popupZhCN = {
@@ -20,6 +21,7 @@ const popupZhCN = {
   'app.tabs.generate': '生成',
   'app.tabs.tasks': '任务',
   'app.tabs.portrait': '真人',
+  'app.tabs.team': '团队',
   'app.notConnected': '请先将 Arkbridge 连接到团队的代理服务。',
   'app.needsReconnect': '代理服务不再接受你的成员令牌。请重新连接；已添加的内容不会丢失。',
   'app.openOptions': '打开设置',
@@ -79,6 +81,12 @@ const popupZhCN = {
   'library.group.descriptionInvalid': '描述：最多 {max} 个字符',
   'library.group.addHint': '要向此分组添加素材，请在网页中右键点击图片、视频或音频。',
   'library.group.personHint': '真人分组的素材只能通过手机上的真人授权流程添加。',
+  'library.role.viewer': '可查看',
+  'library.role.editor': '可编辑',
+  'library.sharedBy': '由 {name} 共享',
+  'library.group.share': '共享…',
+  'library.group.viewerHint': '{name} 将此分组共享给你查看：可在“生成”中使用其中的素材；只有所有者和编辑者可以修改它。',
+  'library.group.editorHint': '{name} 将此分组共享给你编辑：可以添加、重命名和删除其中的素材。只有 {name} 可以删除或共享它。',
   'library.asset.name': '素材名称',
   'library.asset.nameInvalid': '素材名称：长度须为 1 到 {max} 个字符',
   'library.asset.use': '用于生成视频',
@@ -349,4 +357,4 @@ const popupZhCN = {
 };
 
 /** 简体中文. Every English key must be present (the type checks it). */
-export const zhCN: Record<MessageKey, string> = { ...popupZhCN, ...optionsZhCN, ...backgroundZhCN, ...captureZhCN, ...sidepanelZhCN, ...snapshotZhCN, ...filesZhCN };
+export const zhCN: Record<MessageKey, string> = { ...popupZhCN, ...optionsZhCN, ...backgroundZhCN, ...captureZhCN, ...sidepanelZhCN, ...snapshotZhCN, ...filesZhCN, ...teamZhCN };

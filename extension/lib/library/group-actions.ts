@@ -6,6 +6,7 @@ import { type ActionResult, type Problem, problemOf, type Wording } from '@/lib/
 import { keyForCreate, settleCreate } from '@/lib/proxy/idempotency-keys';
 import { listAll, OLDEST_FIRST } from '@/lib/proxy/list-all-pages';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { listShared } from '@/lib/proxy/sharing-client';
 import { retryWhileInProgress } from '@/lib/proxy/retry-in-progress';
 import { groupStore } from '@/lib/storage/group-store';
 import type { GroupRecord } from '@/lib/storage/records/group-record';
@@ -51,14 +52,23 @@ async function changed(): Promise<void> {
 const MAX_PAGES = 100;
 
 /**
- * Reads every group of the member through the proxy (ListAssetGroups, 100 a page, all pages) and
- * makes the `groups` store match it: listed groups are written (keeping their usedAt), groups the
- * proxy no longer lists (deleted, or another member's) are dropped, and so is a default group that
- * no longer exists. Answers the groups, sorted by name.
+ * Reads every group of the member through the proxy (ListAssetGroups, 100 a page, all pages: the
+ * member's own and those shared with them) and which of them others share (`GET /proxy/shared`,
+ * with the owner and the member's role), and makes the `groups` store match: listed groups are
+ * written (keeping their usedAt), a shared one with its owner and role, groups the proxy no longer
+ * lists (deleted, unshared, or another member's) are dropped, and so is a default group that no
+ * longer exists. Answers the groups, sorted by name.
  */
 export async function refreshGroups(client: ProxyClient): Promise<GroupRecord[]> {
-  const { items } = await listAll(client, 'ListAssetGroups', OLDEST_FIRST, { maxPages: MAX_PAGES });
-  return groupStore.replaceAll(items.map((item) => ({ id: item.Id, name: item.Name, description: item.Description ?? '', type: item.GroupType })));
+  const [{ items }, shared] = await Promise.all([listAll(client, 'ListAssetGroups', OLDEST_FIRST, { maxPages: MAX_PAGES }), listShared(client)]);
+  const sharedById = new Map(shared.map((s) => [s.groupId, s]));
+  return groupStore.replaceAll(
+    items.map((item) => {
+      const group = { id: item.Id, name: item.Name, description: item.Description ?? '', type: item.GroupType };
+      const share = sharedById.get(item.Id);
+      return share ? { ...group, role: share.role, owner: share.owner } : group;
+    }),
+  );
 }
 
 export interface CreateGroupOptions {

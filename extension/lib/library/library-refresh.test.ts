@@ -27,8 +27,9 @@ describe('refreshLibrary', () => {
 
     expect(outcome).toMatchObject({ groups: 2, assets: 250 });
     expect(proxy.callsOf('GetAsset')).toHaveLength(0);
-    expect(proxy.actions()).toEqual(['ListAssetGroups', 'ListAssets', 'ListAssets', 'ListAssets']);
-    for (const call of proxy.calls) expect(call.body.PageSize).toBe(100);
+    // The groups others share come from one more call, of the proxy's own (`/proxy/shared`).
+    expect(proxy.actions()).toEqual(['ListAssetGroups', '/proxy/shared', 'ListAssets', 'ListAssets', 'ListAssets']);
+    for (const call of proxy.calls.filter((c) => c.path.startsWith('/api/v3'))) expect(call.body.PageSize).toBe(100);
     expect(proxy.callsOf('ListAssets').map((c) => c.body.PageNumber)).toEqual([1, 2, 3]);
     expect(proxy.callsOf('ListAssets')[0]!.body.Filter.GroupIds.sort()).toEqual(['g1', 'g2']);
 

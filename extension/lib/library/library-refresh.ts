@@ -7,6 +7,7 @@ import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { assetStore } from '@/lib/storage/asset-store';
 import { groupStore } from '@/lib/storage/group-store';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
+import type { GroupRecord } from '@/lib/storage/records/group-record';
 import { settingsStore } from '@/lib/storage/settings-store';
 import { announceChange } from '@/lib/storage/store-changes';
 
@@ -18,13 +19,15 @@ export interface RefreshOutcome {
   removed: number;
 }
 
-const sameGroups = (a: { id: string; name: string }[], b: { id: string; name: string }[]) =>
-  a.length === b.length && a.every((g, i) => g.id === b[i]!.id && g.name === b[i]!.name);
+/** The same groups for the context menu: ids, names, and the member's role (an editor group is offered, a viewer one never). */
+const sameGroups = (a: GroupRecord[], b: GroupRecord[]) =>
+  a.length === b.length && a.every((g, i) => g.id === b[i]!.id && g.name === b[i]!.name && g.role === b[i]!.role && g.owner?.name === b[i]!.owner?.name);
 
 /**
  * Brings the Library view's data up to date with list calls only (never one GetAsset per asset):
- * ListAssetGroups (all pages) replaces the `groups` store, keeping each group's usedAt; then
- * ListAssets over all those groups (100 a page, group ids in batches) updates the `assets` store,
+ * ListAssetGroups (all pages) and the groups others share (`GET /proxy/shared`) replace the `groups`
+ * store, keeping each group's usedAt; then
+ * ListAssets over all those groups, shared ones included (100 a page, group ids in batches) updates the `assets` store,
  * keyed by the service's asset id:
  * - an asset IndexedDB does not know yet gets a new local record (nothing to send, nothing to notify);
  * - a known one takes the listed name, URL, type, status and error; except the status of a record

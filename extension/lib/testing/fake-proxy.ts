@@ -1,12 +1,13 @@
 import { type AssetListItem, type AssetStatus, bytesProblem, checkDeclared, checkVideoCreate, type QuoteAnswer, SNIFF_BYTES, type TaskStatus, type UsageView } from '@@/shared';
 import type { ProxiedVideoTask } from '@/lib/proxy/task-annotation';
+import { FakeTeam } from '@/lib/testing/fake-team';
 
 /**
  * A small in-memory imitation of the Arkbridge proxy for extension tests: the `/api/v3`
  * CreateAssetGroup, CreateAsset, ListAssets (and GetAsset, which the extension must never call)
  * and the `/v1` video task endpoint, `GET /proxy/usage`, `POST /proxy/quote` (the body checked as a create),
  * and the media store's `POST` and `GET /proxy/uploads` (checked with the proxy's own rules:
- * shared/media/media-kinds). Every call is recorded; faults can be scripted per action (an upload's
+ * shared/media/media-kinds), and the team library's routes (`team`: fake-team). Every call is recorded; faults can be scripted per action (an upload's
  * action is its path, `/proxy/uploads`).
  */
 
@@ -76,6 +77,8 @@ export class FakeProxy {
   uploadsSupported = true;
   /** Seconds an upload's signed address lives (MEDIA_URL_TTL_SECONDS). */
   uploadTtlSeconds = 86_400;
+  /** The team library's routes: sharing, shared groups, the team, the gallery. */
+  readonly team = new FakeTeam();
   #faults: { action: string; fault: Fault }[] = [];
   #hidden = new Set<string>();
   #seq = 0;
@@ -203,6 +206,8 @@ export class FakeProxy {
       return this.usage ? json(200, this.usage) : json(404, { error: { code: 'not_found', message: 'No route GET /proxy/usage.', type: 'invalid_request_error' } });
     }
     if (action === '/proxy/quote') return this.#quote(body);
+    const team = this.team.answer(call.method, new URL(call.path, PROXY_URL), body, { groups: this.groups, tasks: this.tasks });
+    if (team) return team;
     if (action === 'getVideo') {
       const task = this.tasks.get(decodeURIComponent(call.path.split('/').pop()!));
       return task ? json(200, task) : json(404, { error: { code: 'task_not_found', message: 'No such task.', type: 'invalid_request_error' } });

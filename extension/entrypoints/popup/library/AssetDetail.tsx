@@ -7,6 +7,7 @@ import { ReadinessChip, StatusChip } from '@/entrypoints/popup/library/StatusChi
 import { captureNote, captureProgress } from '@/lib/capture/capture-note';
 import { t } from '@/lib/i18n/translate';
 import { checkAssetName, deleteAsset, renameAsset } from '@/lib/library/asset-actions';
+import { canEditAssets } from '@/lib/library/group-access';
 import { loadReadiness } from '@/lib/library/library-refresh';
 import { readinessLines } from '@/lib/library/library-view-model';
 import { connectedClient } from '@/lib/proxy/connected-client';
@@ -107,6 +108,8 @@ export function AssetDetail({ asset, group, onClose, onUse }: AssetDetailProps) 
   }
 
   const sending = asset.status === 'Queued';
+  // A group shared with the member to view: its assets are used, never changed (the proxy refuses it too).
+  const editable = !group || canEditAssets(group);
   return (
     <article
       class="asset-detail"
@@ -211,7 +214,7 @@ export function AssetDetail({ asset, group, onClose, onUse }: AssetDetailProps) 
                 {t('library.asset.use')}
               </button>
             )}
-            {asset.assetId && (
+            {editable && asset.assetId && (
               <button
                 type="button"
                 onClick={() => {
@@ -224,9 +227,11 @@ export function AssetDetail({ asset, group, onClose, onUse }: AssetDetailProps) 
                 {t('library.asset.rename')}
               </button>
             )}
-            <button type="button" class="danger" onClick={() => setConfirming(true)}>
-              {t('library.asset.delete')}
-            </button>
+            {editable && (
+              <button type="button" class="danger" onClick={() => setConfirming(true)}>
+                {t('library.asset.delete')}
+              </button>
+            )}
           </div>
         )
       )}

@@ -7,10 +7,11 @@ import { GroupForm } from '@/entrypoints/popup/library/GroupForm';
 import { GroupList } from '@/entrypoints/popup/library/GroupList';
 import { LibraryAssets, LibraryFilters } from '@/entrypoints/popup/library/LibraryAssets';
 import { initialLibraryView, type LibraryViewAction, libraryViewReducer, type Sync } from '@/entrypoints/popup/library/library-view-state';
-import { TypeBadge } from '@/entrypoints/popup/library/StatusChips';
+import { RoleBadge, TypeBadge } from '@/entrypoints/popup/library/StatusChips';
 import { useLibraryFiles } from '@/entrypoints/popup/library/use-library-files';
 import { t } from '@/lib/i18n/translate';
 import { deleteGroup } from '@/lib/library/group-actions';
+import { accessOf, canAddTo, canEditAssets, canManage } from '@/lib/library/group-access';
 import { refreshLibrary, refreshLibraryIfStale } from '@/lib/library/library-refresh';
 import { countByGroup, filterAssets, isNarrowed, readLibrary } from '@/lib/library/library-view-model';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
@@ -26,6 +27,9 @@ import '@/entrypoints/popup/library/library.css';
  * what "Use in Generate" needs (the Generate form's rules).
  */
 const assetDetail = deferred(() => import('@/entrypoints/popup/library/AssetDetail'));
+/** The share dialog of a group the member owns: a chunk loaded on intent ("Share…" hovered, focused or clicked). */
+const shareDialog = deferred(() => import('@/entrypoints/popup/library/ShareDialog'));
+const preloadShare = () => void shareDialog.load().catch(() => {});
 
 /**
  * The Library tab: groups, then the assets of one group (or, while searching or filtering, of all
@@ -108,6 +112,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
   // Loaded here, not in a wrapper, so that this view renders again when it arrives and the focus
   // moves to the asset's title.
   const detail = useDeferred(assetDetail, opened !== undefined);
+  const share = useDeferred(shareDialog, form === 'share');
 
   if (!data) return <div class="library" aria-busy="true" />;
 
@@ -182,6 +187,16 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
 
   if (group) {
     const person = group.type === 'LivenessFace';
+    // What the member's role allows (group-access): a viewer changes nothing, an editor all but the
+    // group's deletion and sharing.
+    const access = accessOf(group);
+    const owner = group.owner?.name ?? '';
+    const hint =
+      access === 'viewer'
+        ? t('library.group.viewerHint', { name: owner })
+        : person
+          ? t('library.group.personHint')
+          : `${access === 'editor' ? `${t('library.group.editorHint', { name: owner })} ` : ''}${t('library.group.addHint')} ${t('files.dropHint')}`;
     return withDrop(
       <div class="library">
         {statusLine}
@@ -191,8 +206,9 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
           </button>
         </div>
         <h2 id="library-group-title" tabIndex={-1}>
-          {group.name} <TypeBadge type={group.type} />
+          {group.name} <TypeBadge type={group.type} /> <RoleBadge group={group} />
         </h2>
+        {group.owner && access !== 'owner' && <p class="muted">{t('library.sharedBy', { name: owner })}</p>}
         {group.description && <p class="library__description">{group.description}</p>}
         {banners}
         {form === 'edit' ? (
@@ -202,6 +218,12 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
             onCancel={() => go({}, 'library-group-title')}
             onProblem={setProblem}
           />
+        ) : form === 'share' ? (
+          share.module ? (
+            <share.module.ShareDialog group={group} onClose={() => go({}, 'library-group-share')} />
+          ) : (
+            <PartPending failed={share.failed} onRetry={share.retry} />
+          )
         ) : confirming ? (
           <Confirm id="library-group-delete" busy={deleting} onConfirm={() => void removeGroup(group)} onCancel={() => go({}, 'library-group-title')}>
             <p>{t('common.confirmDelete', { name: group.name })}</p>
@@ -209,16 +231,25 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
           </Confirm>
         ) : (
           <div class="actions">
-            <button type="button" onClick={() => dispatch({ type: 'edit' })}>
-              {t('library.group.edit')}
-            </button>
-            <button type="button" class="danger" onClick={() => dispatch({ type: 'confirmDelete' })}>
-              {t('library.group.delete')}
-            </button>
-            {!person && <AddFilesButton onIntent={wantFiles} onPick={pickFiles} />}
+            {canEditAssets(group) && (
+              <button type="button" onClick={() => dispatch({ type: 'edit' })}>
+                {t('library.group.edit')}
+              </button>
+            )}
+            {canManage(group) && (
+              <button type="button" id="library-group-share" onClick={() => dispatch({ type: 'share' })} onPointerEnter={preloadShare} onFocus={preloadShare}>
+                {t('library.group.share')}
+              </button>
+            )}
+            {canManage(group) && (
+              <button type="button" class="danger" onClick={() => dispatch({ type: 'confirmDelete' })}>
+                {t('library.group.delete')}
+              </button>
+            )}
+            {canAddTo(group) && <AddFilesButton onIntent={wantFiles} onPick={pickFiles} />}
           </div>
         )}
-        <p class="muted">{person ? t('library.group.personHint') : `${t('library.group.addHint')} ${t('files.dropHint')}`}</p>
+        <p class="muted">{hint}</p>
         {fileParts}
         {filters}
         {assetList}

@@ -13,8 +13,8 @@ export interface LibraryViewState {
   openId: string | null;
   search: string;
   status: StatusFilter;
-  /** The group form shown: a new group, or editing the shown group. */
-  form: 'new' | 'edit' | null;
+  /** The group form shown: a new group, editing the shown group, or its share dialog. */
+  form: 'new' | 'edit' | 'share' | null;
   /** Asking before deleting the shown group. */
   confirming: boolean;
   /** The delete is under way. */
@@ -30,6 +30,7 @@ export type LibraryViewAction =
   | { type: 'search'; search: string }
   | { type: 'status'; status: StatusFilter }
   | { type: 'edit' }
+  | { type: 'share' }
   | { type: 'confirmDelete' }
   | { type: 'problem'; problem: Problem | null }
   | { type: 'deleteStarted' }
@@ -67,6 +68,8 @@ export function libraryViewReducer(state: LibraryViewState, action: LibraryViewA
       return { ...state, status: action.status };
     case 'edit':
       return { ...state, form: 'edit' };
+    case 'share':
+      return { ...state, form: 'share', problem: null, notice: null };
     case 'confirmDelete':
       return { ...state, confirming: true };
     case 'problem':

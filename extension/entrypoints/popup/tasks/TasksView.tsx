@@ -34,6 +34,7 @@ import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { readTasks, refreshTasks } from '@/lib/tasks/task-refresh';
 import { submitAgain, type SubmittingTask } from '@/lib/tasks/task-submit';
 import '@/entrypoints/popup/tasks/tasks.css';
+import { Publish } from '@/entrypoints/popup/tasks/Publish';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
 import { assetStore } from '@/lib/storage/asset-store';
 import '@/lib/i18n/tasks.en';
@@ -218,6 +219,7 @@ function Completed({ task, now }: { task: TaskRecord; now: number }) {
           {message.text}
         </p>
       )}
+      <Publish task={task} />
     </div>
   );
 }

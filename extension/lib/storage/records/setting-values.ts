@@ -22,7 +22,7 @@ export interface Connection {
 }
 
 /** The popup's tabs. */
-export type PopupTab = 'library' | 'generate' | 'tasks' | 'portrait';
+export type PopupTab = 'library' | 'generate' | 'tasks' | 'portrait' | 'team';
 
 /** The models the member can generate with, as last listed (model-list). */
 export interface ModelsInfo {

@@ -47,6 +47,8 @@ export interface TaskRecord extends KeptCopy {
   tracking?: 'expired';
   /** When the kept copy's state was last read from the proxy (ms): a completed task is read again when it gets old. */
   keptReadAt?: number;
+  /** When the member published the video to the team gallery (ISO 8601, the proxy's `publishedAt`). */
+  publishedAt?: string;
   /** While `submitting`: creates sent so far, when to send again, and what to tell the member. */
   attempts?: number;
   retryAt?: number;
