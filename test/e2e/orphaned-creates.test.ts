@@ -107,7 +107,7 @@ describe('creates in flight when the proxy stops', () => {
     const created = await createWith(keys[0]!);
     expect(created.status).toBe(200);
     const task = (await created.json()) as { id: string; arkbridge: unknown };
-    expect(task.arkbridge).toEqual({ cost: 3.672, currency: 'CNY', priced: true });
+    expect(task.arkbridge).toEqual({ cost: 3.672, estimate: 3.672, currency: 'CNY', priced: true });
     expect(await usage()).toMatchObject({ reserved: 3.672, running: 1 });
     // The retry made one task upstream; the other key is told too.
     expect(await stats()).toBe(before + 3);

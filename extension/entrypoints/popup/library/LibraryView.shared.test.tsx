@@ -69,7 +69,7 @@ describe('Library: groups others share', () => {
   it('offers a viewer no action that changes the group or its assets', async () => {
     await mountSettled();
     open('Brand kit');
-    expect(text()).toContain('Ana shares this group with you to view');
+    expect(text()).toContain('Shared by Ana to view');
     for (const name of ['Rename / describe', 'Delete group', 'Share…', 'Add files…']) expect(buttons()).not.toContain(name);
     open('logo');
     await vi.waitFor(() => expect(document.getElementById('library-asset-title')?.textContent).toBe('logo'));

@@ -7,6 +7,7 @@ import { connectedClient } from '@/lib/proxy/connected-client';
 import { notConnected, type Problem } from '@/lib/proxy/failure-message';
 import type { GroupRecord } from '@/lib/storage/records/group-record';
 import '@/lib/i18n/team.en';
+import './share-dialog.css';
 
 /**
  * The share dialog of a group the member owns (a chunk loaded on intent): the team's role and each
