@@ -40,12 +40,13 @@ app.route('/media', mediaRoutes);
 app.notFound(notFound);
 app.onError(onError);
 
-/** The Worker: HTTP by the Hono app, and the hourly cleanup of the media store (Cron Trigger). */
+/** The Worker: HTTP by the Hono app; hourly (Cron Trigger), the media store's cleanup and the ledger's sweep of stale reservations. */
 export default {
   fetch: app.fetch,
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(
       cleanMediaStore(env, ledgerObject(env)).then((report) => console.log(JSON.stringify({ event: 'media_cleanup', ...report }))),
     );
+    ctx.waitUntil(ledgerObject(env).sweepStale().then((released) => console.log(JSON.stringify({ event: 'stale_reservations', released }))));
   },
 } satisfies ExportedHandler<ProxyEnv>;

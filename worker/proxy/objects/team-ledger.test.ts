@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PriceTable } from '../../../shared';
+import type { AuditEntry, PriceTable } from '../../../shared';
 import { scratchLedger } from '../testing/scratch-objects';
 
 /**
@@ -51,6 +51,29 @@ describe('team ledger: reservations', () => {
     await ledger.release(a.id);
     await ledger.release(b.id);
     expect(await ledger.memberBudget('m1')).toMatchObject({ reserved: 5, remaining: 5, running: 1 });
+  });
+});
+
+describe('team ledger: reservations no create stands behind', () => {
+  it('the hourly sweep releases a reservation still without a task after an hour, audited; bound and recent ones stay', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = Date.parse('2026-06-10T10:00:00Z');
+    vi.setSystemTime(start);
+    const ledger = await ledgerWith({ limit: 100, maxRunning: 3 });
+    const [lost, bound] = [await ledger.reserve('m1', FIVE_SECONDS), await ledger.reserve('m1', FIVE_SECONDS)];
+    if (!lost.ok || !bound.ok) throw new Error('not reserved');
+    await ledger.bind(bound.id, 'task-bound', 'running');
+    vi.setSystemTime(start + 59 * 60_000);
+    const recent = await ledger.reserve('m1', FIVE_SECONDS);
+    expect(await ledger.sweepStale()).toBe(0);
+    vi.setSystemTime(start + 61 * 60_000);
+    expect(await ledger.sweepStale()).toBe(1);
+    expect(await ledger.sweepStale()).toBe(0);
+    expect(recent.ok).toBe(true);
+    expect(await ledger.memberBudget('m1')).toMatchObject({ reserved: 10, running: 2 });
+    // The RPC stub's type of a record with `unknown` details is `never`: read as what the ledger returns.
+    const entries = (await ledger.auditEntries(10)) as unknown as AuditEntry[];
+    expect(entries.find((e) => e.action === 'create.unknown')).toMatchObject({ actor: 'm1', detail: { model: MODEL, cost: 5, keyed: null } });
   });
 });
 

@@ -28,7 +28,7 @@ import { appendAudit, readAudit } from '../domain/ledger/audit-log';
 import { addToTotals, budgetState, memberBudgetState, memberScope, readBudget, refusalFor, TEAM, writeBudget, type Refusal } from '../domain/ledger/budget-book';
 import { insertReservation, settleCharge, settledCharge } from '../domain/ledger/charges';
 import { openLedgerSchema } from '../domain/ledger/ledger-schema';
-import { releaseUnknown, type UnknownCreate } from '../domain/ledger/orphan-sweep';
+import { releaseUnknown, sweepStaleReservations, type UnknownCreate } from '../domain/ledger/orphan-sweep';
 import { PriceBook, type StoredPrices } from '../domain/ledger/price-book';
 import { chargeDrift, storageByMember, storageOf, teamTasks, usageCsv, usageRows, type ChargeDrift, type TaskFilter } from '../domain/ledger/usage-report';
 
@@ -137,6 +137,11 @@ export class TeamLedger extends DurableObject<ProxySettings> {
   /** A create cut off with its outcome unknown: released and audited (domain/ledger/orphan-sweep.ts). */
   unknownCreate(reservation: string, create: UnknownCreate): boolean {
     return releaseUnknown(this.#sql, reservation, create, Date.now());
+  }
+
+  /** The hourly sweep of reservations no create stands behind any more (domain/ledger/orphan-sweep.ts). */
+  sweepStale(): number {
+    return sweepStaleReservations(this.#sql, Date.now());
   }
 
   /** A tracked task's status changed (not yet ended). */

@@ -15,8 +15,32 @@ import { addToTotals, memberScope } from './budget-book';
 export interface UnknownCreate {
   model: string;
   startedAt: number;
-  /** Whether it was sent with an `Idempotency-Key` (the key itself is not logged). */
-  keyed: boolean;
+  /** Whether it was sent with an `Idempotency-Key` (the key itself is not logged); null when the ledger found it on its own. */
+  keyed: boolean | null;
+}
+
+/**
+ * How old a reservation without a task may grow before the ledger itself calls it cut off. A
+ * create in flight is resolved by its member's object within UPSTREAM_TIMEOUT_MS plus one tracking
+ * interval (seconds to minutes), so an unbound reservation an hour old has no create behind it:
+ * one the proxy lost before creates wrote their deadline down (an older version), or one whose
+ * member's object never ran again.
+ */
+export const STALE_RESERVATION_MS = 60 * 60 * 1000;
+
+/**
+ * The ledger's own sweep (hourly, from the Cron Trigger): every reservation still without a task
+ * after STALE_RESERVATION_MS is released and audited as `create.unknown`. Answers how many.
+ */
+export function sweepStaleReservations(sql: SqlStorage, now: number): number {
+  const stale = sql
+    .exec("SELECT id, model, created_at FROM charges WHERE state = 'reserved' AND task_id IS NULL AND created_at < ? LIMIT 500", now - STALE_RESERVATION_MS)
+    .toArray();
+  let released = 0;
+  for (const row of stale) {
+    if (releaseUnknown(sql, String(row.id), { model: String(row.model), startedAt: row.created_at as number, keyed: null }, now)) released += 1;
+  }
+  return released;
 }
 
 /**
