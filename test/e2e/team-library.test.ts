@@ -2,7 +2,7 @@
  * The team library end to end in Chromium, against a proxy in front of the sandbox: Ana (through
  * the proxy, as her own scripts or browser would) collects a character reference and shares its
  * group with the team as editors; Bea, in the built extension, sees the group in her library with
- * her role and Ana's name, generates a video with Ana's asset as its reference, and publishes it
+ * her role and Ana's name and in the right-click menu, generates a video with Ana's asset as its reference, and publishes it
  * from her Tasks; then Ana, connected in the same extension, finds it in the Team tab with its
  * kept video. Screenshots: test-results/screenshots/team-*.png, each checked with axe.
  */
@@ -83,6 +83,26 @@ test('Ana shares a group; Bea sees it, generates with Ana’s asset and publishe
   const stored = (await readStore(browser, 'groups')).find((g) => g.id === owner.group);
   expect(stored, 'the shared group is stored with its owner and the role').toMatchObject({ role: 'editor', owner: { name: 'Ana' } });
   await shot(popup, '01-shared-group');
+  // The right-click menu offers the editor group with its owner's name (the menu, rebuilt as the
+  // background does, recorded: a native menu cannot be read or clicked in headless Chromium).
+  const titles = await browser.serviceWorker.evaluate(async () => {
+    const scope = globalThis as unknown as {
+      chrome: { contextMenus: { create(props: { title?: string }, done?: () => void): unknown } };
+      arkbridge: { refreshMenus(): Promise<void> };
+    };
+    const menus = scope.chrome.contextMenus;
+    const create = menus.create;
+    const seen: string[] = [];
+    menus.create = (props, done) => (seen.push(props.title ?? ''), create.call(menus, props, done));
+    try {
+      await scope.arkbridge.refreshMenus();
+    } finally {
+      menus.create = create;
+    }
+    return seen;
+  });
+  // (Bea's only group so far, so also her default.)
+  expect(titles.filter((title) => title.startsWith(`${GROUP_NAME} — Ana`)), JSON.stringify(titles)).not.toEqual([]);
 
   // --- Ana's asset, from Bea's library, as the reference of Bea's video. ---
   await groupRow.click();
