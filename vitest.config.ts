@@ -74,7 +74,7 @@ export default defineConfig({
           fileParallelism: false,
           include: ['worker/proxy/**/*.test.ts'],
           setupFiles: ['worker/proxy/testing/leak-guard.ts', 'worker/proxy/testing/settle-tasks.ts'],
-          globalSetup: ['test/support/media-server.global.ts', 'test/support/sandbox.global.ts'],
+          globalSetup: ['test/support/media-server.global.ts', 'test/support/sandbox.global.ts', 'test/support/webhook-receiver.global.ts'],
         },
       },
       {

@@ -29,3 +29,4 @@ export * from './gateway/arkbridge-field';
 export * from './proxy-extras';
 export * from './gateway/admin-answers';
 export * from './team-library';
+export * from './webhooks';

@@ -3,6 +3,7 @@ import type { LedgerPort } from '../ledger/ledger-port';
 import type { TeamLibraryPort } from '../sharing/sharing-ports';
 import type { TaskTracker } from '../tracking/task-tracker';
 import type { CreatesInFlight } from '../video/creates-in-flight';
+import type { AssetFollower } from '../webhooks/asset-follower';
 
 /** What request handling inside a member's object needs; the object builds it (objects/member-state.ts). */
 export interface MemberContext {
@@ -19,4 +20,6 @@ export interface MemberContext {
   tracker: TaskTracker;
   /** The member's video creates on their way to the service (resolved on the alarm if cut off). */
   creates: CreatesInFlight;
+  /** The assets the member created, followed to Active or Failed (asset.* webhook events). */
+  assets: AssetFollower;
 }

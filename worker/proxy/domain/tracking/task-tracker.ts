@@ -63,6 +63,11 @@ export interface TrackerHost {
   setAlarm(at: number | null): void;
   memberId(): string | null;
   memberName(): string | null;
+  /**
+   * A task ended completed or failed and the ledger has its ending: `answer` is the task as the
+   * proxy answers it. Called once per task, in the step that records the settlement (webhooks).
+   */
+  ended?(taskId: string, status: 'completed' | 'failed', answer: string): void;
 }
 
 /** The service's task answer, as far as tracking reads it. */
@@ -219,7 +224,9 @@ export class TaskTracker {
       try {
         const settled = await this.host.ledger().settle(row.reservation, row.id, ending, row.tokens, this.host.memberName());
         // From now on the task's cost is what was charged (its estimate stays what was reserved).
-        this.host.sql.exec('UPDATE tasks SET settled = 1, cost = COALESCE(?, cost) WHERE id = ?', settled ? toMicros(settled.cost) : null, id);
+        const first = this.host.sql.exec('UPDATE tasks SET settled = 1, cost = COALESCE(?, cost) WHERE id = ? AND settled = 0', settled ? toMicros(settled.cost) : null, id).rowsWritten > 0;
+        // Told in the same step as the settlement is recorded: once, whoever else finished it meanwhile.
+        if (first && row.tracking === 'ended' && (row.status === 'completed' || row.status === 'failed')) this.host.ended?.(id, row.status, this.#answerBody(this.#row(id)!, null));
       } catch {
         this.host.sql.exec('UPDATE tasks SET failures = failures + 1 WHERE id = ?', id);
         settleRetryAt = Date.now() + this.#delay(row.failures + 1, null);
