@@ -80,6 +80,7 @@ interface ServiceTask {
 
 export class TaskTracker {
   readonly #inflight = new Map<string, Promise<Upstream>>();
+  readonly #finishing = new Map<string, Promise<void>>();
   #alarmAt: number | null | undefined;
 
   constructor(private readonly host: TrackerHost) {}
@@ -216,7 +217,17 @@ export class TaskTracker {
    * What is left to do for an ended task: tell the ledger how it ended (until it is told), copy the
    * video (while the copy is pending and due). Then the next check is the earliest retry, or none.
    */
-  async #finish(id: string): Promise<void> {
+  #finish(id: string): Promise<void> {
+    // One at a time per task: an alarm run and a reader's query may meet the same ending.
+    let pending = this.#finishing.get(id);
+    if (!pending) {
+      pending = this.#finishOnce(id).finally(() => this.#finishing.delete(id));
+      this.#finishing.set(id, pending);
+    }
+    return pending;
+  }
+
+  async #finishOnce(id: string): Promise<void> {
     let row = this.#row(id)!;
     let settleRetryAt: number | null = null;
     if (!row.settled) {
