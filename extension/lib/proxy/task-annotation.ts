@@ -14,7 +14,7 @@ export interface ProxiedVideoTask extends VideoTask {
 }
 
 /** The record fields that say where the kept copy is (all of them replaced by each answer that says so). */
-export const KEPT_FIELDS = ['keptUrl', 'keptUntil', 'keep', 'keepError'] as const satisfies readonly (keyof KeptCopy)[];
+export const KEPT_FIELDS = ['keptUrl', 'keptUntil', 'keep', 'keepError', 'keptLastFrameUrl'] as const satisfies readonly (keyof KeptCopy)[];
 
 /** What a task record keeps of the `arkbridge` object: `kept` is the copy's state as this answer says (none: not yet). */
 export type TaskAnnotation = Pick<TaskRecord, 'cost' | 'tracking'> & { kept?: KeptCopy };
@@ -26,7 +26,11 @@ export function annotationOf(task: object): TaskAnnotation {
   const { cost, currency, priced, tracking, keptUrl, keptUntil, keep, keepError } = read.output;
   const stored: TaskCost = { cost, currency, priced };
   const kept: KeptCopy = {};
-  if (keptUrl !== undefined && keptUntil !== undefined) Object.assign(kept, { keptUrl, keptUntil });
+  // The copy of the last frame (a create with `return_last_frame`), from a proxy that keeps one.
+  const keptLastFrameUrl = (read.output as { keptLastFrameUrl?: unknown }).keptLastFrameUrl;
+  if (keptUrl !== undefined && keptUntil !== undefined) {
+    Object.assign(kept, { keptUrl, keptUntil }, typeof keptLastFrameUrl === 'string' ? { keptLastFrameUrl } : {});
+  }
   else if (keep !== undefined) Object.assign(kept, { keep }, keep === 'failed' && keepError ? { keepError } : {});
   return { cost: stored, ...(tracking ? { tracking } : {}), kept };
 }
