@@ -134,10 +134,14 @@ export const studioEn = {
   'studio.export.missing': 'Cannot export yet: {count, plural, one {shot {shots} has} other {shots {shots} have}} no completed take.',
   'studio.export.fetch': 'Could not download shot {n}: {message}',
   'studio.export.joinFailed': 'Shot {n} cannot be joined: {reason}',
-  'studio.export.reason.codec': 'its video or audio format differs from the first shot’s.',
-  'studio.export.reason.dimensions': 'its picture size differs from the first shot’s (make every shot at the same resolution and ratio).',
-  'studio.export.reason.tracks': 'its tracks differ from the first shot’s (one has sound and the other not).',
-  'studio.export.reason.unreadable': 'it is not an MP4 that can be read.',
+  'studio.export.joinFailedNoShot': 'The shots cannot be joined: {reason}',
+  'studio.export.reason.no_clips': 'there is nothing to join.',
+  'studio.export.reason.not_mp4': 'it is not an MP4 file that can be read.',
+  'studio.export.reason.no_video': 'it has no video track.',
+  'studio.export.reason.unsupported_codec': 'its video is in a format that cannot be copied into an MP4.',
+  'studio.export.reason.video_codec': 'its picture (size or encoding) differs from shot 1’s. Make every shot with the same model, resolution and ratio.',
+  'studio.export.reason.audio_codec': 'its sound is encoded differently from shot 1’s.',
+  'studio.export.reason.audio_presence': 'one of them has sound and the other none. Make every shot with sound on, or every shot with it off.',
   'studio.export.reason.other': '{message}',
 } as const;
 

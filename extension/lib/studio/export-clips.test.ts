@@ -61,12 +61,12 @@ describe('exporting a storyboard', () => {
   });
 
   it('names the shot whose clip the join refuses, with its reason', async () => {
-    const join: JoinFn = async () => ({ ok: false, clip: 1, reason: 'dimensions', message: 'clip 1 is 1280x720, clip 0 848x480' });
+    const join: JoinFn = async () => ({ ok: false, clip: 1, reason: 'video_codec', message: 'clip 1 is 1280x720, clip 0 848x480' });
     expect(await exportStoryboard(board, tasks, { fetcher, loadJoin: async () => join, now: NOW })).toEqual({
       ok: false,
       kind: 'join',
       shotNumber: 2,
-      reason: 'dimensions',
+      reason: 'video_codec',
       message: 'clip 1 is 1280x720, clip 0 848x480',
     });
   });

@@ -1,3 +1,4 @@
+import type { JoinOptions, JoinRefusalReason, JoinResult, Mp4Clip } from '@@/shared/media/mp4-join';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import type { StoryboardRecord } from '@/lib/storage/records/studio-records';
 import { fetchClips, selectClips } from '@/lib/studio/export-clips';
@@ -9,23 +10,23 @@ import { fetchClips, selectClips } from '@/lib/studio/export-clips';
  * joining the second.
  */
 
-export type JoinResult =
-  | { ok: true; bytes: Uint8Array; duration: number; clips: { start: number; duration: number }[] }
-  | { ok: false; clip: number; reason: string; message: string };
+/** The shared join (its types only here: the module and its MP4 library load when exporting). */
+export type JoinFn = (clips: readonly Mp4Clip[], options: JoinOptions) => Promise<JoinResult>;
 
-export type JoinFn = (clips: (Blob | ArrayBuffer | Uint8Array)[], options: { onProgress?: (fraction: number) => void }) => Promise<JoinResult>;
+/** Loads the shared join, in a chunk of its own. */
+export const loadJoin = async (): Promise<JoinFn> => (await import('@@/shared/media/mp4-join')).joinMp4;
 
 export type ExportOutcome =
   | { ok: true; blob: Blob; duration: number }
   /** Shots (1-based) with no completed take to join. */
   | { ok: false; kind: 'missing'; shots: number[] }
   | { ok: false; kind: 'fetch'; shotNumber: number; message: string }
-  /** The join refused a clip: its shot, the join's reason code and message. */
-  | { ok: false; kind: 'join'; shotNumber: number; reason: string; message: string };
+  /** The join refused a clip: its shot (null: none to name), the join's reason and its message (English, for logs). */
+  | { ok: false; kind: 'join'; shotNumber: number | null; reason: JoinRefusalReason; message: string };
 
 export interface ExportDeps {
   fetcher: typeof fetch;
-  /** Loads the join (a dynamic import). */
+  /** Loads the join (loadJoin; tests give their own). */
   loadJoin: () => Promise<JoinFn>;
   onProgress?: (fraction: number) => void;
   now?: number;
@@ -41,7 +42,7 @@ export async function exportStoryboard(board: Pick<StoryboardRecord, 'shots'>, t
   if (!fetched.ok) return { ok: false, kind: 'fetch', shotNumber: fetched.shotNumber, message: fetched.message };
   const joined = await join(fetched.blobs, { onProgress: (f) => progress(0.5 + f / 2) });
   if (!joined.ok) {
-    const shotNumber = selection.clips[joined.clip]?.shotNumber ?? joined.clip + 1;
+    const shotNumber = joined.clip === null ? null : (selection.clips[joined.clip]?.shotNumber ?? joined.clip + 1);
     return { ok: false, kind: 'join', shotNumber, reason: joined.reason, message: joined.message };
   }
   progress(1);

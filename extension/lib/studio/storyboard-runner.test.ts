@@ -97,3 +97,15 @@ describe('running a storyboard', () => {
     expect(creates()).toHaveLength(2);
   });
 });
+
+describe('takes made from other takes', () => {
+  it('links a final beside its draft in the same shot, and stores the chosen take', async () => {
+    const { linkTakeBeside, chooseTake } = await import('@/lib/studio/take-links');
+    const board = await chainedBoard();
+    await storyboardStore.update(board.id, (b) => ({ ...b, shots: b.shots.map((s, i) => (i === 0 ? { ...s, takes: ['draft'] } : s)) }));
+    expect(await linkTakeBeside('draft', 'final')).toBe(true);
+    await chooseTake({ kind: 'shot', boardId: board.id, shotId: board.shots[0]!.id }, 'final');
+    await closeDb();
+    expect((await storyboardStore.get(board.id))!.shots[0]).toMatchObject({ takes: ['draft', 'final'], chosen: 'final' });
+  });
+});

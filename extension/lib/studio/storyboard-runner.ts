@@ -1,5 +1,5 @@
 import type { ModelSpec } from '@@/shared';
-import { problems, toBody } from '@/lib/generate/generate-form';
+import { problems, setParam, toBody } from '@/lib/generate/generate-form';
 import { withLock } from '@/lib/portrait/portrait-resolve';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { newLocalId } from '@/lib/storage/database';
@@ -8,6 +8,7 @@ import type { RunMode, StoryboardRecord } from '@/lib/storage/records/studio-rec
 import { announceChange } from '@/lib/storage/store-changes';
 import { storyboardStore } from '@/lib/storage/storyboard-store';
 import { taskStore } from '@/lib/storage/task-store';
+import { randomSeed } from '@/lib/studio/batch-plan';
 import { planRun, queueRun, runPending } from '@/lib/studio/run-plan';
 import { shotForm } from '@/lib/studio/shot-chain';
 import { submitTask } from '@/lib/tasks/task-submit';
@@ -69,7 +70,9 @@ async function step(boardId: string, deps: RunnerDeps): Promise<StepResult> {
   const creates: { shotId: string; localId: string; body: ReturnType<typeof toBody> }[] = [];
   for (const { index, lastFrame } of plan.create) {
     const shot = board.shots[index]!;
-    const form = shotForm(board.shots, index, lastFrame, deps.frameLabel);
+    let form = shotForm(board.shots, index, lastFrame, deps.frameLabel);
+    // A draft is made with a seed of its own, which its final repeats (draft-final).
+    if (form.params.draft === true && typeof form.params.seed !== 'number') form = setParam(form, 'seed', randomSeed());
     const spec = deps.specOf(form.model);
     const found = problems(form, spec, { allowHttp: deps.allowHttp });
     if (found.length) halts.set(shot.id, { reason: 'invalid', message: found[0]!.message });
