@@ -63,3 +63,13 @@ describe('the chain’s create bodies', () => {
     expect(lastFrameOf({})).toBeNull();
   });
 });
+
+describe('a shot’s problems', () => {
+  it('checks a chained shot as it will be created, without blaming the frame still to come', async () => {
+    const { shotProblems } = await import('@/lib/studio/shot-chain');
+    const shots = [shot(ids.s2, 'One'), shot(ids.s2, '', true)];
+    expect(shotProblems(shots, 1, modelSpec(ids.s2)).map((p) => p.target.kind)).toEqual(['prompt']);
+    shots[1]!.form.prompt = 'Two';
+    expect(shotProblems(shots, 1, modelSpec(ids.s2))).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import type { ModelSpec } from '@@/shared';
-import { allowedRoles, type FormReference, type GenerateForm, setParam, specOf, toBody } from '@/lib/generate/generate-form';
+import { allowedRoles, type FormOptions, type FormProblem, type FormReference, type GenerateForm, problems, setParam, specOf, toBody } from '@/lib/generate/generate-form';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import type { ShotRecord } from '@/lib/storage/records/studio-records';
 
@@ -68,3 +68,11 @@ export function shotForm(shots: readonly Pick<ShotRecord, 'form' | 'chain'>[], i
 /** The create body of the shot at `index` (see shotForm). */
 export const shotBody = (shots: readonly Pick<ShotRecord, 'form' | 'chain'>[], index: number, lastFrame: string | null, model: ModelSpec | string = shots[index]!.form.model) =>
   toBody(shotForm(shots, index, lastFrame), specOf(model));
+
+/**
+ * The problems of the shot at `index` as it will be created (a chained shot checked with a stand-in
+ * for the frame it will start from, whose own address is not the member's to fix).
+ */
+export function shotProblems(shots: readonly Pick<ShotRecord, 'form' | 'chain'>[], index: number, model: ModelSpec, options: FormOptions = {}): FormProblem[] {
+  return problems(shotForm(shots, index, null), model, options).filter((p) => !(p.target.kind === 'reference' && p.target.id === CHAIN_REFERENCE_ID));
+}
