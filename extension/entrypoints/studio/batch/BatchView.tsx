@@ -115,9 +115,13 @@ export function BatchView({ handoff, onHandoffTaken }: BatchViewProps) {
   const over = overBudget(quote, periods);
   const shown = batches.find((b) => b.id === shownId) ?? batches[0];
   const tasks = useDb(
-    async () => new Map((await Promise.all((shown?.takes ?? []).map((id) => taskStore.get(id)))).flatMap((task): [string, TaskRecord][] => (task ? [[task.localId, task]] : []))),
+    async () => {
+      const batch = shown && (await batchStore.get(shown.id));
+      const found = await Promise.all((batch?.takes ?? []).map((id) => taskStore.get(id)));
+      return new Map(found.flatMap((task): [string, TaskRecord][] => (task ? [[task.localId, task]] : [])));
+    },
     ['tasks', 'batches'],
-    [shown?.id, shown?.takes.length],
+    [shown?.id],
   ) ?? new Map<string, TaskRecord>();
 
   if (!info) return failure ? <Banner tone="error">{failure}</Banner> : <p aria-busy="true">{t('studio.loadingModels')}</p>;

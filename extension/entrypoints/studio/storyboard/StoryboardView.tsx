@@ -39,7 +39,8 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
   const [selected, setSelected] = useState<string | null>(null);
   const [notes, setNotes] = useState<string[]>([]);
   const board = boards?.find((b) => b.id === boardId) ?? boards?.[0] ?? null;
-  const tasks = useDb(() => (board ? boardTasks(board) : Promise.resolve(new Map())), ['tasks', 'storyboards'], [board?.id, board?.updatedAt]) ?? new Map();
+  // Read with the stored storyboard each time (a run links new takes to it without an edit).
+  const tasks = useDb(async () => boardTasks((board && (await storyboardStore.get(board.id))) || { shots: [] }), ['tasks', 'storyboards'], [board?.id]) ?? new Map();
   const fallbackModel = models[0]?.id ?? '';
 
   const open = (id: string) => {
@@ -167,6 +168,7 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
             </div>
             {index >= 0 && (
               <ShotEditor
+                key={board.shots[index]!.id}
                 board={board}
                 index={index}
                 tasks={tasks}
