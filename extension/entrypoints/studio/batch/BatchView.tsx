@@ -181,10 +181,16 @@ export function BatchView({ handoff, onHandoffTaken }: BatchViewProps) {
             {models
               .filter((m) => m.id !== form.model)
               .map((m) => (
-                <label key={m.id}>
-                  <input type="checkbox" data-testid="batch-model" checked={state.also.includes(m.id)} onChange={(e) => update({ also: (e.currentTarget as HTMLInputElement).checked ? [...state.also, m.id] : state.also.filter((id) => id !== m.id) })} />
-                  {m.label}
-                </label>
+                <div key={m.id} class="batch-model">
+                  <input
+                    id={`batch-also-${m.id}`}
+                    type="checkbox"
+                    data-testid="batch-model"
+                    checked={state.also.includes(m.id)}
+                    onChange={(e) => update({ also: (e.currentTarget as HTMLInputElement).checked ? [...state.also, m.id] : state.also.filter((id) => id !== m.id) })}
+                  />
+                  <label for={`batch-also-${m.id}`}>{m.label}</label>
+                </div>
               ))}
           </fieldset>
           <div class="studio-bar">

@@ -15,10 +15,8 @@ beforeEach(async () => {
   proxy = await studioTestbed();
   vi.stubGlobal('confirm', () => true);
 });
-afterEach(() => {
-  unmount();
-  vi.unstubAllGlobals();
-});
+// The fake proxy stays behind `fetch` after a test (a late refresh must not reach the network); the next test stubs its own.
+afterEach(() => unmount());
 
 const shotPrompts = () => allByTestId('shot').map((li) => li.querySelector('.shot__prompt')?.textContent);
 
