@@ -70,6 +70,6 @@ describe('Studio: export', () => {
   it('names the shots with nothing to export', async () => {
     mount(<ExportPanel board={board} tasks={new Map([['a', tasks.get('a')!]])} />);
     click(button('Export MP4'));
-    await vi.waitFor(() => expect(text()).toContain('Cannot export yet: no completed take for shot 2.'));
+    await vi.waitFor(() => expect(text()).toContain('Cannot export yet: this shot has no completed take: 2.'));
   });
 });
