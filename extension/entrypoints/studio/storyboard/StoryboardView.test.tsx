@@ -70,6 +70,14 @@ describe('Studio: storyboard', () => {
 
   it('moves, duplicates and deletes shots from the keyboard-reachable buttons', async () => {
     await twoShots();
+    byAriaLabel('Move shot 2 up').focus();
+    click(byAriaLabel('Move shot 2 up'));
+    await vi.waitFor(() => expect(shotPrompts()).toEqual(['She walks in', 'A door opens']));
+    // The moved shot keeps the focus (its "up" is disabled at the top: its title has it).
+    await vi.waitFor(() => expect(document.activeElement?.getAttribute('aria-label')).toBe('Edit shot 1'));
+    click(byAriaLabel('Move shot 1 down'));
+    await vi.waitFor(() => expect(shotPrompts()).toEqual(['A door opens', 'She walks in']));
+    await vi.waitFor(() => expect(document.activeElement?.getAttribute('aria-label')).toBe('Edit shot 2'));
     click(byAriaLabel('Move shot 2 up'));
     await vi.waitFor(() => expect(shotPrompts()).toEqual(['She walks in', 'A door opens']));
     click(byAriaLabel('Duplicate shot 1'));

@@ -38,6 +38,7 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
   const [boardId, setBoardId] = useState<string | null>(() => localStorage.getItem(BOARD_KEY));
   const [selected, setSelected] = useState<string | null>(null);
   const [notes, setNotes] = useState<string[]>([]);
+  const [focus, setFocus] = useState<{ shotId: string; action: 'up' | 'down' } | null>(null);
   const board = boards?.find((b) => b.id === boardId) ?? boards?.[0] ?? null;
   // Read with the stored storyboard each time (a run links new takes to it without an edit).
   const tasks = useDb(async () => boardTasks((board && (await storyboardStore.get(board.id))) || { shots: [] }), ['tasks', 'storyboards'], [board?.id]) ?? new Map();
@@ -80,10 +81,8 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
     if (action === 'edit') return setSelected(shotId);
     if (action === 'up' || action === 'down') {
       await edit(moveShot(shotId, action === 'up' ? -1 : 1));
-      // Focus follows the moved shot's button, so that moving again is one more key press.
-      const to = index + (action === 'up' ? -1 : 1);
-      requestAnimationFrame(() => document.querySelector<HTMLButtonElement>(`[data-shot="${to + 1}"] [data-testid="shot-${action}"]:not([disabled])`)?.focus());
-      return;
+      // Focus follows the moved shot, so that moving it again is one more key press.
+      return setFocus({ shotId, action });
     }
     if (action === 'duplicate') return edit(duplicateShot(shotId));
     if (action === 'delete') {
@@ -161,7 +160,7 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
           </p>
           <div class="storyboard__columns">
             <div class="storyboard__shots">
-              <ShotList board={board} tasks={tasks} selected={board.shots[index]?.id ?? null} specOf={specOf} allowHttp={allowHttp} onAction={(a, id, i) => void act(a, id, i)} />
+              <ShotList board={board} tasks={tasks} selected={board.shots[index]?.id ?? null} focus={focus} specOf={specOf} allowHttp={allowHttp} onAction={(a, id, i) => void act(a, id, i)} />
               <button type="button" data-testid="add-shot" onClick={() => void edit(addShot(fallbackModel))}>
                 {t('studio.shot.add')}
               </button>
