@@ -4,6 +4,8 @@ import { byLabel, click, mount, select, text, unmount } from '@/components/dom-t
 import type { Handoff } from '@/entrypoints/studio/handoff';
 import { HistoryView } from '@/entrypoints/studio/history/HistoryView';
 import { allByTestId, byTestId, studioTestbed } from '@/entrypoints/studio/testing/studio-testbed';
+import { batchStore } from '@/lib/storage/batch-store';
+import type { VideoFakeProxy } from '@/lib/tasks/testing/fake-video';
 import { db } from '@/lib/storage/database';
 import type { LocalTaskStatus, TaskRecord } from '@/lib/storage/records/task-record';
 import { storyboardStore } from '@/lib/storage/storyboard-store';
@@ -28,8 +30,9 @@ async function seed(count: number) {
 }
 
 let reused: Handoff[];
+let proxy: VideoFakeProxy;
 beforeEach(async () => {
-  await studioTestbed();
+  proxy = await studioTestbed();
   reused = [];
 });
 afterEach(() => unmount());
@@ -79,5 +82,21 @@ describe('Studio: history', () => {
     click(byTestId('reuse-settings-batch'));
     expect(reused.map((h) => h.target)).toEqual(['storyboard', 'batch']);
     expect(reused[0]!.form).toMatchObject({ model: ids.s2, prompt: 'Prompt 1', params: { resolution: '720p', seed: 1 } });
+  });
+
+  it('makes a draft final: the same request and seed, draft off, at the chosen resolution, beside the draft', async () => {
+    const draftBody = { model: ids.pro15, content: [{ type: 'text', text: 'Waves' }], draft: true, resolution: '480p', seed: 42, duration: 5 } as TaskRecord['body'];
+    await (await db()).put('tasks', { ...task(0), localId: 'draft', model: ids.pro15, body: draftBody, status: 'completed', videoUrl: 'https://cdn.test/d.mp4' });
+    await batchStore.put({ id: 'batch', form: { model: ids.pro15, prompt: 'Waves', references: [], params: {} }, takes: ['draft'], createdAt: 1 });
+    mount(<HistoryView onReuse={(h) => reused.push(h)} />);
+    await vi.waitFor(() => expect(allByTestId('history-row')).toHaveLength(1), { timeout: 3000 });
+    click(allByTestId('history-row')[0]!.closest<HTMLElement>('[role="option"]')!);
+    await vi.waitFor(() => byTestId('make-final'));
+    expect(text()).toContain('Draft');
+    select(byLabel<HTMLSelectElement>('Final resolution'), '1080p');
+    click(byTestId('make-final'));
+    await vi.waitFor(() => expect(text()).toContain('Final requested: same request and seed, at 1080p.'));
+    expect(proxy.callsOf('createVideo').map((c) => c.body)).toEqual([{ model: ids.pro15, content: [{ type: 'text', text: 'Waves' }], resolution: '1080p', seed: 42, duration: 5 }]);
+    expect((await batchStore.get('batch'))!.takes).toHaveLength(2);
   });
 });
