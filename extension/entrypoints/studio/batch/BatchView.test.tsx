@@ -30,7 +30,8 @@ async function sixTasks() {
 
 const quotedModels = () => proxy.callsOf('/proxy/quote').map((c) => c.body.model);
 
-describe('Studio: batch', () => {
+// Mounting the form loads the model list and quotes through the fake proxy: slow on a loaded machine, so the waits (8 s) fit inside the test's own limit.
+describe('Studio: batch', { timeout: 20_000 }, () => {
   it('quotes the total once per request shape, summed, against what the budget has left', async () => {
     proxy.quote = (body) => price(body, 50);
     await sixTasks();

@@ -37,7 +37,7 @@ beforeEach(async () => {
 });
 afterEach(() => unmount());
 
-describe('Studio: history', () => {
+describe('Studio: history', { timeout: 20_000 }, () => {
   it('lists 5,000 tasks with only the visible window of rows in the page', async () => {
     await seed(5000);
     mount(<HistoryView onReuse={(h) => reused.push(h)} />);

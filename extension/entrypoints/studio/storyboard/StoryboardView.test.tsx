@@ -36,7 +36,7 @@ async function twoShots() {
   await vi.waitFor(() => expect(shotPrompts()).toEqual(['A door opens', 'She walks in']));
 }
 
-describe('Studio: storyboard', () => {
+describe('Studio: storyboard', { timeout: 20_000 }, () => {
   it('chains shot 2 to shot 1 and runs all: shot 1 asks for its last frame, shot 2 waits for it', async () => {
     await twoShots();
     expect(byLabel<HTMLSelectElement>('Model').value).toBe(ids.s2);
