@@ -245,7 +245,7 @@ export function formatBudget(title: string, state: BudgetState | MemberBudgetSta
 }
 
 /** How `npm run members -- list` names a member: id -> name, with the id when two share a name. */
-export function memberNames(members: readonly MemberProfile[]): Map<string, string> {
+export function memberNames(members: readonly Omit<MemberProfile, 'scope'>[]): Map<string, string> {
   const count = new Map<string, number>();
   for (const m of members) count.set(m.name, (count.get(m.name) ?? 0) + 1);
   return new Map(members.map((m) => [m.id, count.get(m.name)! > 1 ? `${m.name} (${m.id})` : m.name]));
