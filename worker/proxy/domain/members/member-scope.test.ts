@@ -48,6 +48,9 @@ const ROUTES: Route[] = [
   { method: 'POST', route: '/proxy/gallery', path: '/proxy/gallery', body: { taskId: 'task-none' } },
   { method: 'GET', route: '/proxy/gallery', path: '/proxy/gallery' },
   { method: 'DELETE', route: '/proxy/gallery/:taskId', path: '/proxy/gallery/task-none' },
+  { method: 'POST', route: '/proxy/tokens', path: '/proxy/tokens', body: { label: 'Laptop' } },
+  { method: 'GET', route: '/proxy/tokens', path: '/proxy/tokens' },
+  { method: 'DELETE', route: '/proxy/tokens/:tokenId', path: '/proxy/tokens/t0000000000000000' },
 ];
 
 async function send(m: Member, r: Route): Promise<{ status: number; code: string | undefined; body: any }> {

@@ -6,8 +6,9 @@ import { proxyAuth } from './proxy-auth';
 import { uploadRoutes } from './upload-routes';
 import { galleryRoutes } from './gallery-routes';
 import { sharingRoutes } from './sharing-routes';
+import { tokenRoutes } from './token-routes';
 
-/** `/proxy/*`: what the proxy adds for members (their records, consents, usage, uploads), behind the member token. */
+/** `/proxy/*`: what the proxy adds for members (their records, consents, usage, uploads, tokens), behind the member token. */
 export const proxyApp = new Hono<MemberEnv>();
 
 proxyApp.use('*', proxyAuth);
@@ -18,3 +19,4 @@ proxyApp.route('/', memberRoutes);
 proxyApp.route('/', uploadRoutes);
 proxyApp.route('/', sharingRoutes);
 proxyApp.route('/', galleryRoutes);
+proxyApp.route('/', tokenRoutes);
