@@ -9,7 +9,7 @@ const BROWSERS: [RegExp, string][] = [
   [/\bEdg(?:e|A|iOS)?\//, 'Edge'],
   [/\bOPR\//, 'Opera'],
   [/\bFirefox\//, 'Firefox'],
-  [/\bChrom(?:e|ium)\//, 'Chrome'],
+  [/Chrom(?:e|ium)\//, 'Chrome'], // HeadlessChrome too
   [/\bSafari\//, 'Safari'],
 ];
 
