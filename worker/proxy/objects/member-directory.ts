@@ -57,12 +57,22 @@ export class MemberDirectory extends DurableObject<ProxyEnv> {
 
   /** A new member and their first token (labelled `label`); `email_taken` when an active member has that email. */
   async add(name: string, email: string | null = null, label?: string): Promise<{ id: string; name: string; token: string; email?: string } | 'email_taken'> {
-    if (email !== null && emailHolder(this.ctx.storage.sql, email)) return 'email_taken';
+    const sql = this.ctx.storage.sql;
+    if (email !== null && emailHolder(sql, email)) return 'email_taken';
     const id = newMemberId();
     const token = newToken(id);
-    const profile = await this.#member(id).init(id, name, await hashToken(token), label);
-    this.ctx.storage.sql.exec('INSERT INTO members (id, created_at, name, revoked) VALUES (?, ?, ?, 0)', id, Date.parse(profile.createdAt), name);
-    writeEmail(this.ctx.storage.sql, id, email);
+    // The row first, with its email, before the member's object is awaited: an add (or a sign-in's
+    // enrolment) of the same email meanwhile finds it taken. Named once the object is made.
+    sql.exec('INSERT INTO members (id, created_at, name, revoked) VALUES (?, ?, NULL, 0)', id, Date.now());
+    writeEmail(sql, id, email);
+    let profile: Profile;
+    try {
+      profile = await this.#member(id).init(id, name, await hashToken(token), label);
+    } catch (error) {
+      sql.exec('DELETE FROM members WHERE id = ?', id);
+      throw error;
+    }
+    sql.exec('UPDATE members SET name = ?, created_at = ? WHERE id = ?', name, Date.parse(profile.createdAt), id);
     return { id, name, token, ...(email === null ? {} : { email }) };
   }
 
@@ -74,12 +84,22 @@ export class MemberDirectory extends DurableObject<ProxyEnv> {
     return (await this.list()).find((p) => p.id === id) ?? null;
   }
 
+  /** The changes of scope under way, one after another per member (so the copy ends as the member's object does). */
+  #scopeChanges = new Map<string, Promise<unknown>>();
+
   /** Changes an active member's scope in their object, then the directory's copy: the scope, or null for no such active member. */
-  async setScope(id: string, change: MemberScopeChange): Promise<MemberScope | null> {
-    if (!this.#active(id)) return null;
-    const scope = await this.#member(id).setScope(change);
-    if (scope) writeScopeCopy(this.ctx.storage.sql, id, scope);
-    return scope;
+  setScope(id: string, change: MemberScopeChange): Promise<MemberScope | null> {
+    const previous = this.#scopeChanges.get(id) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      if (!this.#active(id)) return null;
+      const scope = await this.#member(id).setScope(change);
+      if (scope) writeScopeCopy(this.ctx.storage.sql, id, scope);
+      return scope;
+    });
+    const settled = next.catch(() => undefined);
+    this.#scopeChanges.set(id, settled);
+    void settled.then(() => this.#scopeChanges.get(id) === settled && this.#scopeChanges.delete(id));
+    return next;
   }
 
   /**

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { documentedApp } from '../../routes/openapi/openapi-document';
 import { mediaUrl, proxyFetch, type Member } from '../../testing/proxy-test-client';
 import { admin, resetPrices, setBudget } from '../../testing/gateway-test-steps';
-import { member, MODEL, upstream } from '../../testing/proxy-test-steps';
+import { member, memberRows, MODEL, upstream } from '../../testing/proxy-test-steps';
 
 /**
  * A member's scope (docs/identity.md), on every member route: the models a member may spend on
@@ -166,6 +166,17 @@ describe('expiry', () => {
     await change;
     for (const a of answers) expect([200, 401]).toContain(a.status);
     expect((await send(m, me)).code).toBe('token_expired');
+  });
+});
+
+describe('changes at once', () => {
+  it('many changes of one member\'s scope: the admin\'s list ends with the scope the member\'s object enforces', async () => {
+    const m = await member('scope-race');
+    const changes = await Promise.all(Array.from({ length: 8 }, (_, i) => admin('PUT', `/admin/members/${m.id}/scope`, { models: [`model-${i}`] })));
+    expect(changes.every((r) => r.status === 200)).toBe(true);
+    const [stored] = await memberRows<{ models: string }>(m, 'SELECT models FROM member_scope');
+    const listed = (await admin('GET', '/admin/members')).body.members.find((x: any) => x.id === m.id);
+    expect(listed.scope.models).toEqual(JSON.parse(stored!.models));
   });
 });
 

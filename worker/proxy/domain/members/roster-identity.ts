@@ -29,7 +29,7 @@ export function emailHolder(sql: SqlStorage, email: string, except: string | nul
 /** Who an email names for sign-in: the active member, else a revoked one (who may not sign in), else nobody. */
 export function memberByEmail(sql: SqlStorage, email: string): { id: string; revoked: boolean } | null {
   const row = sql
-    .exec<{ id: string; revoked: number }>('SELECT id, revoked FROM members WHERE email_key = ? ORDER BY revoked, created_at DESC LIMIT 1', emailKey(email))
+    .exec<{ id: string; revoked: number }>('SELECT id, revoked FROM members WHERE email_key = ? AND name IS NOT NULL ORDER BY revoked, created_at DESC LIMIT 1', emailKey(email))
     .toArray()[0];
   return row ? { id: row.id, revoked: row.revoked === 1 } : null;
 }

@@ -157,6 +157,24 @@ describe('GET /connect/access', () => {
   });
 });
 
+describe('at once', () => {
+  it('many adds of one email make one member; many first sign-ins with auto-enrolment enrol one', async () => {
+    const email = emailOf();
+    const adds = await Promise.all(Array.from({ length: 6 }, (_, i) => admin('POST', '/admin/members', { name: `Twin ${i}`, email })));
+    for (const a of adds) if (a.status === 201) memberTokens.push(a.body.token);
+    expect(adds.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+
+    const fresh = emailOf();
+    const jwt = await assertion(claims(fresh));
+    const signins = await Promise.all(Array.from({ length: 6 }, () => signIn(jwt, undefined, signinEnv({ ACCESS_AUTO_ENROLL: 'on' }))));
+    const signedIn = signins.filter((r) => r.status === 302).map((r) => handedToken(r));
+    expect(signedIn.length).toBeGreaterThanOrEqual(1);
+    const ids = new Set(await Promise.all(signedIn.map(async (token) => ((await (await me(token)).json()) as any).id)));
+    expect(ids.size).toBe(1);
+    expect((await admin('GET', '/admin/members')).body.members.filter((x: any) => x.email === fresh)).toHaveLength(1);
+  });
+});
+
 describe('members\' emails', () => {
   it('POST /admin/members takes an email; one email names one active member; PUT changes or clears it', async () => {
     const email = emailOf();
