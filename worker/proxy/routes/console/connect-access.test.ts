@@ -125,6 +125,18 @@ describe('GET /connect/access', () => {
     expect([r.status, body.error.code, body.error.param]).toEqual([400, 'invalid_parameter', 'redirect']);
   });
 
+  it('with ALLOWED_ORIGINS naming Chrome extensions, only their identity flow is handed a token', async () => {
+    const email = emailOf();
+    await memberWithEmail(email);
+    const ours = signinEnv({ ALLOWED_ORIGINS: `chrome-extension://${'a'.repeat(32)}, moz-extension://0b6f1f57-0000-4000-8000-000000000000` });
+    const other = `https://${'c'.repeat(32)}.chromiumapp.org/`;
+    const refused = await signIn(await assertion(claims(email)), `redirect=${encodeURIComponent(other)}`, ours);
+    const body = (await refused.json()) as any;
+    expect([refused.status, body.error.param]).toEqual([400, 'redirect']);
+    handedToken(await signIn(await assertion(claims(email)), undefined, ours));
+    handedToken(await signIn(await assertion(claims(email)), `redirect=${encodeURIComponent(FIREFOX_REDIRECT)}`, ours), FIREFOX_REDIRECT);
+  });
+
   it('an unknown email is 403 not_a_member; with ACCESS_AUTO_ENROLL=on it becomes a new member with the default budget', async () => {
     const email = emailOf();
     const refused = await signIn(await assertion(claims(email)));

@@ -44,6 +44,19 @@ const signinQuerySchema = v.object({
   label: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(TOKEN_LABEL_MAX, `must be at most ${TOKEN_LABEL_MAX} characters`))),
 });
 
+/**
+ * Whether the deployment lets this extension sign members in: when ALLOWED_ORIGINS names Chrome
+ * extensions, a Chrome redirect (`https://<extension id>.chromiumapp.org/`) must be one of theirs,
+ * so that another extension installed beside ours cannot have a token handed to it. Firefox's
+ * redirect host is a hash of the extension's id, which the setting's `moz-extension://` origins
+ * (one per installation) do not name: it is not narrowed.
+ */
+export function redirectAllowed(allowedOrigins: string | undefined, redirect: string): boolean {
+  const chrome = (allowedOrigins ?? '').split(',').map((o) => /^chrome-extension:\/\/([a-p]{32})\/?$/.exec(o.trim())?.[1]).filter(Boolean);
+  const id = /^https:\/\/([a-p]{32})\.chromiumapp\.org\//.exec(redirect)?.[1];
+  return !id || !chrome.length || chrome.includes(id);
+}
+
 const REFUSALS = {
   unknown: [403, 'not_a_member', 'No member of this team has your email; ask your team\'s admin to add you with it.'],
   revoked: [403, 'member_revoked', 'Your membership of this team was revoked.'],
@@ -79,6 +92,9 @@ memberSigninRoutes.get('/connect/access', describeRoute({
   if (!memberAccessConfigured(c.env)) return answer(404, 'member_signin_not_configured', 'Member sign-in with Cloudflare Access is not set up on this proxy (ACCESS_TEAM_DOMAIN and MEMBER_ACCESS_AUD).');
   const query = check(signinQuerySchema, c.req.query(), 'query');
   if (!query.ok) return answer(400, 'invalid_parameter', query.problem.message, query.problem.field);
+  if (!redirectAllowed(c.env.ALLOWED_ORIGINS, query.value.redirect)) {
+    return answer(400, 'invalid_parameter', 'redirect: is the identity flow of an extension this proxy does not allow (ALLOWED_ORIGINS).', 'redirect');
+  }
   const assertion = c.req.header(ACCESS_HEADER);
   if (!assertion) return answer(401, 'unauthorized', 'Sign in through your team\'s Cloudflare Access: this address must be behind the members\' Access application.');
   const identity = await verifyMemberAccess(c.env, assertion);
