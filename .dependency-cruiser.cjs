@@ -22,6 +22,8 @@ const LAYERS = {
     ['extension/components/'],
     // The service worker's wiring: menus, keyboard, notification clicks, the sync engine.
     ['extension/lib/background/'],
+    // The studio (storyboards, batches, compare, history, export): built on Generate and Tasks.
+    ['extension/lib/studio/'],
     // Features that build on the ones below them.
     ['extension/lib/saving/', 'extension/lib/page-media/', 'extension/lib/generate/', 'extension/lib/portrait/'],
     ['extension/lib/capture/', 'extension/lib/library/', 'extension/lib/tasks/', 'extension/lib/budget/', 'extension/lib/connect/', 'extension/lib/popup/'],

@@ -1,10 +1,24 @@
 import { defineConfig } from 'vitest/config';
+import type { Plugin } from 'vite';
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
 import { TEST_PROXY_SECRETS } from './test/support/sandbox';
 
 /** FUZZ_RUNS and FUZZ_SEED for the fuzz tests in workerd, read there with `inject` (test/support/fuzz). */
 const FUZZ = { fuzzRuns: process.env.FUZZ_RUNS ?? '', fuzzSeed: process.env.FUZZ_SEED ?? '' };
+
+/**
+ * mediabunny's file helper for Node (`node.js`, `node:fs/promises`), which its package.json maps
+ * out for browsers: loaded through vitest, workerd fails on it. The sandbox's tests get the same
+ * empty stand-in a bundler gives the browser (shared/media/mp4-join.ts never reads files by path).
+ */
+const mediabunnyWithoutNode: Plugin = {
+  name: 'mediabunny-without-node',
+  enforce: 'pre',
+  resolveId: (source, importer) =>
+    source === './node.js' && importer?.includes('/mediabunny/') === true ? '\0mediabunny-node' : undefined,
+  load: (id) => (id === '\0mediabunny-node' ? 'export const fs = undefined;' : undefined),
+};
 
 
 /**
@@ -32,6 +46,7 @@ export default defineConfig({
       },
       {
         plugins: [
+          mediabunnyWithoutNode,
           cloudflareTest({
             wrangler: { configPath: './worker/sandbox/wrangler.jsonc' },
             miniflare: { bindings: { SANDBOX_ALLOW_HTTP: 'on', SANDBOX_ASSET_SECONDS: '1', SANDBOX_VIDEO_SECONDS: '4' } },
@@ -74,7 +89,7 @@ export default defineConfig({
           fileParallelism: false,
           include: ['worker/proxy/**/*.test.ts'],
           setupFiles: ['worker/proxy/testing/leak-guard.ts', 'worker/proxy/testing/settle-tasks.ts'],
-          globalSetup: ['test/support/media-server.global.ts', 'test/support/sandbox.global.ts'],
+          globalSetup: ['test/support/media-server.global.ts', 'test/support/sandbox.global.ts', 'test/support/webhook-receiver.global.ts'],
         },
       },
       {

@@ -30,3 +30,4 @@ export * from './gateway/arkbridge-field';
 export * from './proxy-extras';
 export * from './gateway/admin-answers';
 export * from './team-library';
+export * from './webhooks';

@@ -5,6 +5,8 @@ declare module 'vitest' {
     mediaBaseUrl: string;
     /** Base URL of a sandbox started by test/support/sandbox.global.ts (proxy tests). */
     sandboxUrl: string;
+    /** Base URL of test/support/webhook-receiver.ts (proxy webhook tests). */
+    webhookReceiverUrl: string;
   }
 }
 

@@ -51,6 +51,9 @@ export function App() {
           <button type="button" class="link" onClick={() => void browser.runtime.openOptionsPage()}>
             {t('app.settings')}
           </button>
+          <button type="button" class="link" data-testid="open-studio" onClick={() => void browser.tabs.create({ url: browser.runtime.getURL('/studio.html') })}>
+            {t('app.openStudio')}
+          </button>
         </span>
       </header>
       <BudgetLine />

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { browser } from 'wxt/browser';
 import { ConnectFirst } from '@/components/ConnectFirst';
 import { deferred, Later } from '@/entrypoints/popup/deferred';
 import { LibraryView } from '@/entrypoints/popup/library/LibraryView';
@@ -40,7 +41,12 @@ export function SidePanelApp({ fixedTabId }: { fixedTabId?: number }) {
     <main class="panel">
       <header class="panel-header">
         <h1>{t('app.title')}</h1>
-        <span class="member">{t('app.connectedAs', { name: connection.memberName ?? '' })}</span>
+        <span class="member">
+          {t('app.connectedAs', { name: connection.memberName ?? '' })}
+          <button type="button" class="link" data-testid="open-studio" onClick={() => void browser.tabs.create({ url: browser.runtime.getURL('/studio.html') })}>
+            {t('app.openStudio')}
+          </button>
+        </span>
       </header>
       <nav role="tablist" aria-label={t('app.title')} onKeyDown={onKey}>
         {TABS.map(({ id, label }) => (

@@ -28,13 +28,16 @@ export const QUOTE_FRESH_MS = 30_000;
 /** Bodies whose outcome is remembered (going back and forth between two durations asks once each). */
 const REMEMBERED = 8;
 
-/** Asks the proxy for a quote; null: the proxy has no quotes (404). Throws an ApiError otherwise. */
-export type QuoteFn = (body: VideoCreateBody, signal: AbortSignal) => Promise<QuoteAnswer | null>;
+/**
+ * Asks the proxy for a quote; null: the proxy has no quotes (404). Throws an ApiError otherwise.
+ * `B`: what is quoted, a create body (the Generate form), or several (the studio's batch, summed).
+ */
+export type QuoteFn<B = VideoCreateBody> = (body: B, signal: AbortSignal) => Promise<QuoteAnswer | null>;
 
 type Outcome = Extract<QuoteView, { state: 'quoted' | 'refused' }>;
 
-export class FormQuoter {
-  #body: VideoCreateBody | null = null;
+export class FormQuoter<B = VideoCreateBody> {
+  #body: B | null = null;
   #key: string | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #inflight: { key: string; controller: AbortController } | null = null;
@@ -44,13 +47,13 @@ export class FormQuoter {
   #shown: QuoteAnswer | null = null;
 
   constructor(
-    private readonly quote: QuoteFn,
+    private readonly quote: QuoteFn<B>,
     private readonly onView: (view: QuoteView) => void,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** The form changed: its create body when the form is valid, else null (nothing to quote). */
-  update(body: VideoCreateBody | null): void {
+  update(body: B | null): void {
     const key = body ? JSON.stringify(body) : null;
     if (key === this.#key || this.#disposed) return;
     this.#body = body;
@@ -82,7 +85,7 @@ export class FormQuoter {
     this.#timer = setTimeout(() => void this.#ask(key, body), QUOTE_DEBOUNCE_MS);
   }
 
-  async #ask(key: string, body: VideoCreateBody): Promise<void> {
+  async #ask(key: string, body: B): Promise<void> {
     // Already asked for this very body: its answer is shown when it comes.
     if (this.#inflight?.key === key) return;
     this.#inflight?.controller.abort();
@@ -124,10 +127,10 @@ export class FormQuoter {
  * The quote of `body` (null while the form is not valid) for a view, with `refresh` to ask again
  * after a create changed the budgets.
  */
-export function useFormQuote(body: VideoCreateBody | null, quote: QuoteFn): { view: QuoteView; refresh: () => void } {
+export function useFormQuote<B = VideoCreateBody>(body: B | null, quote: QuoteFn<B>): { view: QuoteView; refresh: () => void } {
   const [view, setView] = useState<QuoteView>({ state: 'none' });
-  const quoter = useRef<FormQuoter | null>(null);
-  quoter.current ??= new FormQuoter(quote, setView);
+  const quoter = useRef<FormQuoter<B> | null>(null);
+  quoter.current ??= new FormQuoter<B>(quote, setView);
   useEffect(() => () => quoter.current?.dispose(), []);
   useEffect(() => quoter.current!.update(body));
   return { view, refresh: () => quoter.current!.refresh() };

@@ -62,6 +62,13 @@ export interface ReusedDraft {
  * Saved as the draft, so that the Generate view opens with it.
  */
 export function reuseRequest(request: Record<string, unknown>, model: string): ReusedDraft {
+  const reused = formOfRequest(request, model);
+  saveDraft(reused.form);
+  return reused;
+}
+
+/** The form of a create body as it was sent (reuseRequest's reading, without saving it as the popup's draft): the studio's "Reuse these settings". */
+export function formOfRequest(request: Record<string, unknown>, model: string): ReusedDraft {
   const content = Array.isArray(request.content) ? (request.content as Record<string, any>[]) : [];
   const text = content.find((e) => e?.type === 'text' && typeof e.text === 'string')?.text;
   let form: GenerateForm = { ...emptyForm(model), prompt: typeof request.prompt === 'string' ? request.prompt : (text ?? '') };
@@ -87,6 +94,5 @@ export function reuseRequest(request: Record<string, unknown>, model: string): R
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') params[name] = value as ParamValue;
   }
   const { form: checked, dropped } = switchModel({ ...form, params }, model);
-  saveDraft(checked);
   return { form: checked, dropped, inline };
 }

@@ -19,6 +19,7 @@ export const popupEn = {
   'app.openOptions': 'Open options',
   'app.connectedAs': 'Connected as {name}',
   'app.settings': 'Settings',
+  'app.openStudio': 'Open studio',
   'app.refreshing': 'Refreshing…',
   'app.offline': 'Cannot reach the proxy; showing what was saved.',
   'common.cancel': 'Cancel',

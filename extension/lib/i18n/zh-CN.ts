@@ -5,6 +5,7 @@ import { filesZhCN } from '@/lib/i18n/files.zh-CN';
 import { optionsZhCN } from '@/lib/i18n/options.zh-CN';
 import { sidepanelZhCN } from '@/lib/i18n/sidepanel.zh-CN';
 import { snapshotZhCN } from '@/lib/i18n/snapshot.zh-CN';
+import { studioZhCN } from '@/lib/i18n/studio.zh-CN';
 import { teamZhCN } from '@/lib/i18n/team.zh-CN';
 
 /** 简体中文 of the popup. */
@@ -27,6 +28,7 @@ const popupZhCN = {
   'app.openOptions': '打开设置',
   'app.connectedAs': '已连接：{name}',
   'app.settings': '设置',
+  'app.openStudio': '打开工作室',
   'app.refreshing': '正在刷新…',
   'app.offline': '无法连接代理服务，显示的是已保存的内容。',
   'common.cancel': '取消',
@@ -357,4 +359,4 @@ const popupZhCN = {
 };
 
 /** 简体中文. Every English key must be present (the type checks it). */
-export const zhCN: Record<MessageKey, string> = { ...popupZhCN, ...optionsZhCN, ...backgroundZhCN, ...captureZhCN, ...sidepanelZhCN, ...snapshotZhCN, ...filesZhCN, ...teamZhCN };
+export const zhCN: Record<MessageKey, string> = { ...popupZhCN, ...optionsZhCN, ...backgroundZhCN, ...captureZhCN, ...sidepanelZhCN, ...snapshotZhCN, ...filesZhCN, ...teamZhCN, ...studioZhCN };

@@ -26,6 +26,11 @@ export function keptCopyDue(record: TaskRecord, now: number): boolean {
 }
 
 const videoUrlOf = (task: ProxiedVideoTask): string | undefined => ('metadata' in task && task.metadata?.url) || undefined;
+/** The service's last frame of a task created with `return_last_frame`. */
+const lastFrameOf = (task: object): { lastFrameUrl?: string } => {
+  const url = 'metadata' in task ? (task.metadata as ProxiedVideoTask['metadata'])?.last_frame_url : undefined;
+  return url ? { lastFrameUrl: url } : {};
+};
 
 /**
  * Queries each unfinished video task by id and stores what changed; then reads again the completed
@@ -55,6 +60,7 @@ export async function pollTasks(client: ProxyClient): Promise<{ changed: TaskRec
         status: task.status,
         progress: task.progress,
         ...('metadata' in task && task.metadata?.url ? { videoUrl: task.metadata.url } : {}),
+        ...lastFrameOf(task),
         ...(task.error ? { error: task.error } : {}),
         ...('completed_at' in task && task.completed_at ? { completedAt: task.completed_at * 1000 } : {}),
       },

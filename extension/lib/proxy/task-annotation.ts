@@ -7,14 +7,15 @@ import type { KeptCopy, TaskCost, TaskRecord } from '@/lib/storage/records/task-
  * service's task, plus the proxy's own `arkbridge` object (the shared `arkbridgeFieldSchema`) when
  * it keeps budgets, e.g. `{"cost":3.672,"currency":"CNY","priced":true}`, `"tracking":"expired"`
  * once it stopped following a task older than 7 days, and its kept copy of a completed video
- * (`keptUrl`, `keptUntil`, or `keep` while there is none).
+ * (`keptUrl`, `keptUntil`, `keptLastFrameUrl` for a task that returned its last frame, or `keep`
+ * while there is none).
  */
 export interface ProxiedVideoTask extends VideoTask {
   arkbridge?: unknown;
 }
 
 /** The record fields that say where the kept copy is (all of them replaced by each answer that says so). */
-export const KEPT_FIELDS = ['keptUrl', 'keptUntil', 'keep', 'keepError'] as const satisfies readonly (keyof KeptCopy)[];
+export const KEPT_FIELDS = ['keptUrl', 'keptUntil', 'keep', 'keepError', 'keptLastFrameUrl'] as const satisfies readonly (keyof KeptCopy)[];
 
 /** What a task record keeps of the `arkbridge` object: `kept` is the copy's state as this answer says (none: not yet). */
 export type TaskAnnotation = Pick<TaskRecord, 'cost' | 'tracking'> & { kept?: KeptCopy };
@@ -23,10 +24,11 @@ export type TaskAnnotation = Pick<TaskRecord, 'cost' | 'tracking'> & { kept?: Ke
 export function annotationOf(task: object): TaskAnnotation {
   const read = v.safeParse(arkbridgeFieldSchema, 'arkbridge' in task ? task.arkbridge : undefined);
   if (!read.success) return {};
-  const { cost, currency, priced, tracking, keptUrl, keptUntil, keep, keepError } = read.output;
+  const { cost, currency, priced, tracking, keptUrl, keptLastFrameUrl, keptUntil, keep, keepError } = read.output;
   const stored: TaskCost = { cost, currency, priced };
   const kept: KeptCopy = {};
-  if (keptUrl !== undefined && keptUntil !== undefined) Object.assign(kept, { keptUrl, keptUntil });
+  // With the copy of the video, its last frame's (a create with `return_last_frame`): a chained shot starts from it.
+  if (keptUrl !== undefined && keptUntil !== undefined) Object.assign(kept, { keptUrl, keptUntil }, keptLastFrameUrl !== undefined ? { keptLastFrameUrl } : {});
   else if (keep !== undefined) Object.assign(kept, { keep }, keep === 'failed' && keepError ? { keepError } : {});
   return { cost: stored, ...(tracking ? { tracking } : {}), kept };
 }

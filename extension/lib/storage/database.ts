@@ -4,12 +4,14 @@ import type { AssetRecord, LocalAssetStatus } from '@/lib/storage/records/asset-
 import type { GroupRecord } from '@/lib/storage/records/group-record';
 import type { QueuedOperation } from '@/lib/storage/records/queued-operation';
 import type { SettingKey, Settings } from '@/lib/storage/records/setting-values';
+import type { BatchRecord, StoryboardRecord } from '@/lib/storage/records/studio-records';
 import type { LocalTaskStatus, TaskRecord } from '@/lib/storage/records/task-record';
 
 /**
  * The extension's single source of truth: IndexedDB, so that state survives the service worker
  * being stopped at any moment. Versioned; `upgrade` migrates step by step. Only the store modules
- * beside this one (group-store, asset-store, task-store, queue-store, settings-store) open it:
+ * beside this one (group-store, asset-store, task-store, queue-store, settings-store,
+ * storyboard-store, batch-store) open it:
  * each owns the reads and writes of its store, typed.
  */
 
@@ -23,12 +25,16 @@ export interface ArkbridgeDB extends DBSchema {
   tasks: { key: string; value: TaskRecord; indexes: { byStatus: LocalTaskStatus; byCreatedAt: number; byTaskId: string } };
   queue: { key: number; value: QueuedOperation; indexes: { byNotBefore: number; byLocalId: string } };
   settings: { key: SettingKey; value: Settings[SettingKey] };
+  /** The studio's storyboards (version 2). */
+  storyboards: { key: string; value: StoryboardRecord; indexes: { byUpdatedAt: number } };
+  /** The studio's batches (version 2). */
+  batches: { key: string; value: BatchRecord; indexes: { byCreatedAt: number } };
 }
 
-export type StoreName = 'groups' | 'assets' | 'tasks' | 'queue' | 'settings';
+export type StoreName = 'groups' | 'assets' | 'tasks' | 'queue' | 'settings' | 'storyboards' | 'batches';
 
 export const DB_NAME = 'arkbridge';
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
 export type Database = IDBPDatabase<ArkbridgeDB>;
 
@@ -53,6 +59,10 @@ export function db(): Promise<Database> {
         queue.createIndex('byNotBefore', 'notBefore');
         queue.createIndex('byLocalId', 'localId', { unique: true });
         database.createObjectStore('settings');
+      }
+      if (oldVersion < 2) {
+        database.createObjectStore('storyboards', { keyPath: 'id' }).createIndex('byUpdatedAt', 'updatedAt');
+        database.createObjectStore('batches', { keyPath: 'id' }).createIndex('byCreatedAt', 'createdAt');
       }
     },
     blocking() {

@@ -16,6 +16,10 @@ export const taskStore = {
     return (await db()).countFromIndex('tasks', 'byStatus', status);
   },
 
+  async get(localId: string): Promise<TaskRecord | undefined> {
+    return (await db()).get('tasks', localId);
+  },
+
   async put(record: TaskRecord): Promise<void> {
     await (await db()).put('tasks', record);
   },

@@ -38,10 +38,15 @@ export interface SubmitOutcome {
   failure?: ApiFailure;
 }
 
+export interface SubmitOptions {
+  /** The record's local id, chosen by the caller beforehand (the studio links its shot to it before the record exists). */
+  localId?: string;
+}
+
 /** Creates the record (status `submitting`, a fresh Idempotency-Key), then sends the create. */
-export async function submitTask(client: ProxyClient, body: VideoCreateBody, now: () => number = Date.now): Promise<SubmitOutcome> {
+export async function submitTask(client: ProxyClient, body: VideoCreateBody, now: () => number = Date.now, options: SubmitOptions = {}): Promise<SubmitOutcome> {
   const record: SubmittingTask = {
-    localId: newLocalId(),
+    localId: options.localId ?? newLocalId(),
     idempotencyKey: newIdempotencyKey(),
     model: body.model,
     body,
@@ -117,6 +122,7 @@ function accepted(record: SubmittingTask, task: ProxiedVideoTask, at: number): S
     status: task.status,
     progress: task.progress ?? 0,
     ...(task.metadata?.url ? { videoUrl: task.metadata.url } : {}),
+    ...(task.metadata?.last_frame_url ? { lastFrameUrl: task.metadata.last_frame_url } : {}),
     ...(task.error ? { error: task.error } : {}),
     ...(task.completed_at ? { completedAt: task.completed_at * 1000 } : {}),
   };

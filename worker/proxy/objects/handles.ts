@@ -1,6 +1,7 @@
 import type { LedgerPort } from '../domain/ledger/ledger-port';
 import type { MemberPort } from '../domain/members/member-port';
 import type { AuditPort, LibraryHolderPort, RosterPort, TeamLibraryPort } from '../domain/sharing/sharing-ports';
+import type { TeamWebhookPort, WebhookPort } from '../domain/webhooks/webhook-calls';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
 import type { MemberDirectory } from './member-directory';
 import type { MemberState } from './member-state';
@@ -41,5 +42,7 @@ export type PortsFit = [
   Assert<DurableObjectStub<MemberDirectory> extends RosterPort ? true : false>,
   Assert<DurableObjectStub<TeamLedger> extends AuditPort ? true : false>,
   Assert<DurableObjectStub<MemberState> extends LibraryHolderPort ? true : false>,
+  Assert<DurableObjectStub<TeamLedger> extends TeamWebhookPort ? true : false>,
+  Assert<DurableObjectStub<MemberState> extends WebhookPort ? true : false>,
 ];
 type Assert<T extends true> = T;

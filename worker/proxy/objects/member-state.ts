@@ -12,7 +12,10 @@ import { readScope, SCOPE_SCHEMA, scopeExpired, writeScope } from '../domain/mem
 import { ADDED_LABEL, ROTATED_LABEL, TokenBook } from '../domain/members/member-tokens';
 import { hashToken, newToken } from '../domain/members/token';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
-import { auditPort, ledgerPort, rosterPort, teamLibraryPort } from './object-stubs';
+import { auditPort, ledgerPort, rosterPort, teamLibraryPort, teamWebhookPort } from './object-stubs';
+import { WebhookOutbox, type HandedEvent } from '../domain/webhooks/webhook-outbox';
+import { AssetFollower, ASSET_EVENTS } from '../domain/webhooks/asset-follower';
+import { answerWebhookCall, type WebhookCall } from '../domain/webhooks/webhook-calls';
 import { TaskTracker } from '../domain/tracking/task-tracker';
 import { CreatesInFlight } from '../domain/video/creates-in-flight';
 import { adoptLibrary, heldLibrary, releaseLibrary } from '../domain/sharing/held-library';
@@ -45,6 +48,8 @@ export class MemberState extends DurableObject<ProxyEnv> {
   readonly #creates: CreatesInFlight;
   /** The member's tokens (domain/members/member-tokens.ts). */
   readonly #tokens: TokenBook;
+  readonly #webhooks: WebhookOutbox;
+  readonly #assets: AssetFollower;
   /** The alarm time last set (undefined: not known in this instance, or it fired). */
   #alarmAt: number | null | undefined;
 
@@ -63,6 +68,19 @@ export class MemberState extends DurableObject<ProxyEnv> {
       setAlarm: () => this.#armAlarm(),
       memberId: () => this.#row()?.id ?? null,
       memberName: () => this.#row()?.name ?? null,
+      ended: (taskId, status, answer) => this.#webhooks.emit(`task.${status}`, answer, { source: `task:${taskId}`, handTo: ['team'] }),
+    });
+    // Events of the member's tasks and assets: to the member's webhook, and handed to the team's.
+    this.#webhooks = new WebhookOutbox({ sql: this.ctx.storage.sql, hand: (_team, event) => teamWebhookPort(env).acceptEvent(event), armAlarm: () => this.#armAlarm() });
+    this.#assets = new AssetFollower({
+      sql: this.ctx.storage.sql,
+      env,
+      wanted: async () => this.#webhooks.wants(ASSET_EVENTS) || teamWebhookPort(env).webhookWants([...ASSET_EVENTS]),
+      ended: (asset, owner) => {
+        const data = { ...asset, arkbridge: { owner, createdBy: this.#row()?.id ?? null } };
+        this.#webhooks.emit(asset.Status === 'Active' ? 'asset.active' : 'asset.failed', data, { source: `asset:${asset.Id}`, handTo: ['team'] });
+      },
+      armAlarm: () => this.#armAlarm(),
     });
     this.#creates = new CreatesInFlight({ sql: this.ctx.storage.sql, env, ledger: () => ledgerPort(env), armAlarm: () => this.#armAlarm() });
   }
@@ -76,12 +94,15 @@ export class MemberState extends DurableObject<ProxyEnv> {
     this.#tracker.alarmFired();
     await this.#creates.sweep();
     await this.#tracker.runDue();
+    await this.#assets.runDue();
+    await this.#webhooks.runDue();
     this.#armAlarm();
   }
 
-  /** Points the alarm at the earliest of the next task check and the next create deadline. */
+  /** Points the alarm at the earliest of the next task check, create deadline, asset listing and webhook delivery. */
   #armAlarm(): void {
-    const times = [this.#tracker.nextCheckAt(), this.#creates.nextDeadline()].filter((t): t is number => t !== null);
+    // The outbox and the follower may arm it while the constructor still builds them.
+    const times = [this.#tracker.nextCheckAt(), this.#creates?.nextDeadline() ?? null, this.#assets?.nextAt() ?? null, this.#webhooks?.nextAt() ?? null].filter((t): t is number => t !== null);
     const next = times.length ? Math.min(...times) : null;
     if (next === this.#alarmAt) return;
     this.#alarmAt = next;
@@ -109,6 +130,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
               tracker: this.#tracker,
               creates: this.#creates,
               scope: readScope(this.ctx.storage.sql),
+              assets: this.#assets,
             },
           } : null;
     }
@@ -270,6 +292,18 @@ export class MemberState extends DurableObject<ProxyEnv> {
 
   consents(tokenHash: string): Consent[] | null {
     return this.#member(tokenHash) ? listConsents(this.ctx.storage.sql) : null;
+  }
+
+  // --- the member's webhook (docs/webhooks.md) ---
+
+  /** `/proxy/webhook` and its deliveries. */
+  webhook(tokenHash: string, call: WebhookCall): ProxyResponse | null {
+    return this.#member(tokenHash) ? answerWebhookCall(this.#webhooks, call) : null;
+  }
+
+  /** An event for the member's webhook from the team ledger (an alert of the member's budget). */
+  acceptEvent(event: HandedEvent): void {
+    this.#webhooks.accept(event);
   }
 
   // --- the team library (docs/team-library.md) ---

@@ -1,6 +1,7 @@
 import type { LedgerPort } from '../domain/ledger/ledger-port';
 import type { MemberPort } from '../domain/members/member-port';
 import type { AuditPort, LibraryHolderPort, RosterPort, TeamLibraryPort } from '../domain/sharing/sharing-ports';
+import type { TeamWebhookPort, WebhookPort } from '../domain/webhooks/webhook-calls';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
 
 /**
@@ -54,3 +55,9 @@ export const auditPort = (env: Pick<Namespaces, 'LEDGER'>): AuditPort => objectS
 /** A member's object, as a transfer moves groups between members. */
 export const libraryHolderPort = (env: Pick<Namespaces, 'MEMBERS'>, memberId: string): LibraryHolderPort =>
   objectStub(env.MEMBERS, memberId) as unknown as LibraryHolderPort;
+
+/** The team's webhook (kept by the ledger), as members' objects hand it their events (docs/webhooks.md). */
+export const teamWebhookPort = (env: Pick<Namespaces, 'LEDGER'>): TeamWebhookPort => objectStub(env.LEDGER, LEDGER_NAME) as unknown as TeamWebhookPort;
+
+/** A member's webhook, as the ledger hands it an alert of the member's budget. */
+export const memberWebhookPort = (env: Pick<Namespaces, 'MEMBERS'>, memberId: string): WebhookPort => objectStub(env.MEMBERS, memberId) as unknown as WebhookPort;

@@ -21,7 +21,10 @@ import {
   type UsageRow,
   type UsageView,
 } from '../../../shared';
-import type { ProxySettings } from '../infra/settings/proxy-settings';
+import type { ProxyEnv } from '../infra/settings/proxy-env';
+import { WebhookOutbox, type HandedEvent } from '../domain/webhooks/webhook-outbox';
+import { answerWebhookCall, type WebhookCall } from '../domain/webhooks/webhook-calls';
+import { memberWebhookPort } from './object-stubs';
 import type { Ending, Refused, Reservation, Settled, StorageKind } from '../domain/ledger/ledger-port';
 import { alertsFor, raiseAlerts, webhookPayload } from '../domain/ledger/alerts';
 import { appendAudit, readAudit } from '../domain/ledger/audit-log';
@@ -38,17 +41,54 @@ import { chargeDrift, storageByMember, storageOf, teamTasks, usageCsv, usageRows
  * A create costs one call here before it goes upstream (`reserve`); reads of tasks never come
  * here. One object handles on the order of a thousand reservations a second (docs/budgets.md).
  */
-export class TeamLedger extends DurableObject<ProxySettings> {
+export class TeamLedger extends DurableObject<ProxyEnv> {
   readonly #sql: SqlStorage;
   readonly #prices: PriceBook;
+  /** The team's webhook: every member's events, and every budget alert (docs/webhooks.md). */
+  readonly #webhooks: WebhookOutbox;
+  #alarmAt: number | null | undefined;
   /** Webhook posts still being sent; the next ones wait for them. */
   #webhookQueue: Promise<void> = Promise.resolve();
 
-  constructor(state: DurableObjectState, env: ProxySettings) {
+  constructor(state: DurableObjectState, env: ProxyEnv) {
     super(state, env);
     this.#sql = this.ctx.storage.sql;
     openLedgerSchema(this.#sql);
     this.#prices = new PriceBook(this.#sql);
+    this.#webhooks = new WebhookOutbox({
+      sql: this.#sql,
+      // `member:<id>`: an alert of that member's budget, for the member's own webhook.
+      hand: (destination, event) => memberWebhookPort(env, destination.slice('member:'.length)).acceptEvent(event),
+      armAlarm: () => this.#armAlarm(),
+    });
+  }
+
+  // --- the team's webhook (its outbox is sent from this object's alarm) ---
+
+  override async alarm(): Promise<void> {
+    this.#alarmAt = undefined;
+    await this.#webhooks.runDue();
+  }
+
+  #armAlarm(): void {
+    const next = this.#webhooks?.nextAt() ?? null;
+    if (next === this.#alarmAt) return;
+    this.#alarmAt = next;
+    void (next === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(Math.max(next, Date.now())));
+  }
+
+  /** `/admin/webhook` and its deliveries. */
+  teamWebhook(call: WebhookCall) {
+    return answerWebhookCall(this.#webhooks, call);
+  }
+
+  /** A member's event (task, asset), for the team's webhook. */
+  acceptEvent(event: HandedEvent): void {
+    this.#webhooks.accept(event);
+  }
+
+  webhookWants(types: string[]): boolean {
+    return this.#webhooks.wants(types as HandedEvent['type'][]);
   }
 
   get #currency(): string {
@@ -174,6 +214,8 @@ export class TeamLedger extends DurableObject<ProxySettings> {
     const currency = this.#currency;
     for (const alert of alerts) {
       appendAudit(this.#sql, Date.now(), 'ledger', 'budget.alert', alert.scope === 'team' ? TEAM : memberScope(alert.member!), { threshold: alert.threshold, period: alert.periodKey, limit: alert.limit, spent: alert.spent });
+      // In the step that raised it: to the team's webhook, and a member's budget's to the member's.
+      this.#webhooks.emit('budget.alert', alert, { handTo: alert.scope === 'member' && alert.member ? [`member:${alert.member}`] : [] });
     }
     const url = this.env.ALERT_WEBHOOK_URL;
     if (!url) return;

@@ -26,6 +26,11 @@ export interface KeptCopy {
   /** `pending`: being made; `failed`: could not be made (`keepError` says why); `deleted`: removed. */
   keep?: KeepState;
   keepError?: string;
+  /**
+   * A signed address of the proxy's copy of the video's last frame (`arkbridge.keptLastFrameUrl`), for a
+   * task created with `return_last_frame`: the studio starts the next shot from it.
+   */
+  keptLastFrameUrl?: string;
 }
 
 export interface TaskRecord extends KeptCopy {
@@ -37,6 +42,8 @@ export interface TaskRecord extends KeptCopy {
   progress: number;
   idempotencyKey: string;
   videoUrl?: string;
+  /** The service's own address of the last frame (`metadata.last_frame_url`, a create with `return_last_frame`); expires with the video's. */
+  lastFrameUrl?: string;
   error?: { code: string; message: string };
   notified: boolean;
   createdAt: number;

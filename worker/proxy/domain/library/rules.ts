@@ -59,7 +59,12 @@ export const RULES: { [A in Action]: Rule<A> } = {
   },
   CreateAsset: {
     before: mayGroup('CreateAsset', 'editor', (p) => p.GroupId),
-    after: (m, p, r) => assetCreated(m, p.GroupId, r.Id),
+    after: async (m, p, r) => {
+      // Followed to Active or Failed on the member's alarm; the owner is the group's (an editor adds to another's library).
+      const owner = owns(m.sql, 'group', p.GroupId) ? m.memberId : ((await m.team().groupRecord(p.GroupId).catch(() => null))?.owner ?? null);
+      m.assets.follow(r.Id, p.GroupId, owner);
+      await assetCreated(m, p.GroupId, r.Id);
+    },
   },
   GetAsset: { before: mayAsset('GetAsset', 'viewer', (p) => p.Id) },
   UpdateAsset: { before: mayAsset('UpdateAsset', 'editor', (p) => p.Id) },

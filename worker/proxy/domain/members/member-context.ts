@@ -4,6 +4,7 @@ import type { LedgerPort } from '../ledger/ledger-port';
 import type { TeamLibraryPort } from '../sharing/sharing-ports';
 import type { TaskTracker } from '../tracking/task-tracker';
 import type { CreatesInFlight } from '../video/creates-in-flight';
+import type { AssetFollower } from '../webhooks/asset-follower';
 
 /** What request handling inside a member's object needs; the object builds it (objects/member-state.ts). */
 export interface MemberContext {
@@ -22,4 +23,6 @@ export interface MemberContext {
   creates: CreatesInFlight;
   /** The models the member may spend on, and when their tokens expire (domain/members/member-scope.ts). */
   scope: MemberScope;
+  /** The assets the member created, followed to Active or Failed (asset.* webhook events). */
+  assets: AssetFollower;
 }

@@ -51,6 +51,11 @@ const ROUTES: Route[] = [
   { method: 'POST', route: '/proxy/tokens', path: '/proxy/tokens', body: { label: 'Laptop' } },
   { method: 'GET', route: '/proxy/tokens', path: '/proxy/tokens' },
   { method: 'DELETE', route: '/proxy/tokens/:tokenId', path: '/proxy/tokens/t0000000000000000' },
+  { method: 'PUT', route: '/proxy/webhook', path: '/proxy/webhook', body: { url: `${mediaUrl}/hooks/scope-matrix`, events: ['task.completed'] } },
+  { method: 'GET', route: '/proxy/webhook', path: '/proxy/webhook' },
+  { method: 'POST', route: '/proxy/webhook/secret', path: '/proxy/webhook/secret' },
+  { method: 'GET', route: '/proxy/webhook/deliveries', path: '/proxy/webhook/deliveries' },
+  { method: 'DELETE', route: '/proxy/webhook', path: '/proxy/webhook' },
 ];
 
 async function send(m: Member, r: Route): Promise<{ status: number; code: string | undefined; body: any }> {

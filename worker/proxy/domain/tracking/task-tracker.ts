@@ -3,7 +3,7 @@ import { rawJsonResponse, type ProxyResponse } from '../../infra/http/responses'
 import type { Ending, LedgerPort, Reservation } from '../ledger/ledger-port';
 import { signedAddress } from '../media/media-address';
 import type { MediaEnv } from '../media/media-env';
-import { outputId } from '../media/media-ids';
+import { lastFrameId, outputId } from '../media/media-ids';
 import { copyOutput, deleteOutput } from '../media/output-keeper';
 import { keepOutputsDays, mediaUrlTtlSeconds, trackIntervalMs, upstreamTimeoutMs } from '../../infra/settings/proxy-settings';
 import { videoCall, type Upstream } from '../../infra/upstream/fetch';
@@ -63,6 +63,11 @@ export interface TrackerHost {
   setAlarm(at: number | null): void;
   memberId(): string | null;
   memberName(): string | null;
+  /**
+   * A task ended completed or failed and the ledger has its ending: `answer` is the task as the
+   * proxy answers it. Called once per task, in the step that records the settlement (webhooks).
+   */
+  ended?(taskId: string, status: 'completed' | 'failed', answer: string): void;
 }
 
 /** The service's task answer, as far as tracking reads it. */
@@ -70,11 +75,22 @@ interface ServiceTask {
   id?: unknown;
   status?: unknown;
   usage?: { completion_tokens?: unknown };
-  metadata?: { url?: unknown };
+  metadata?: { url?: unknown; last_frame_url?: unknown };
+}
+
+/** The service's last-frame link of a stored task answer (a create with `return_last_frame`), or null. */
+function lastFrameUrl(body: string): string | null {
+  try {
+    const url = (JSON.parse(body) as ServiceTask).metadata?.last_frame_url;
+    return typeof url === 'string' ? url : null;
+  } catch {
+    return null;
+  }
 }
 
 export class TaskTracker {
   readonly #inflight = new Map<string, Promise<Upstream>>();
+  readonly #finishing = new Map<string, Promise<void>>();
   #alarmAt: number | null | undefined;
 
   constructor(private readonly host: TrackerHost) {}
@@ -134,8 +150,10 @@ export class TaskTracker {
     const member = this.host.memberId();
     const secret = this.host.env.MEDIA_URL_SECRET;
     if (row.keep_state === 'kept' && origin && member && secret && row.kept_until) {
-      const id = outputId(member, row.id)!;
-      field.keptUrl = signedAddress(secret, origin, id, Math.min(row.kept_until, Math.floor(Date.now() / 1000) + mediaUrlTtlSeconds(this.host.env)));
+      const until = Math.min(row.kept_until, Math.floor(Date.now() / 1000) + mediaUrlTtlSeconds(this.host.env));
+      field.keptUrl = signedAddress(secret, origin, outputId(member, row.id)!, until);
+      // A kept task with a last-frame link has its frame kept too: the two are kept together (#keep).
+      if (lastFrameUrl(row.body) !== null) field.keptLastFrameUrl = signedAddress(secret, origin, lastFrameId(member, row.id)!, until);
       field.keptUntil = row.kept_until;
     } else if (row.keep_state && row.keep_state !== 'kept') {
       field.keep = row.keep_state;
@@ -211,7 +229,17 @@ export class TaskTracker {
    * What is left to do for an ended task: tell the ledger how it ended (until it is told), copy the
    * video (while the copy is pending and due). Then the next check is the earliest retry, or none.
    */
-  async #finish(id: string): Promise<void> {
+  #finish(id: string): Promise<void> {
+    // One at a time per task: an alarm run and a reader's query may meet the same ending.
+    let pending = this.#finishing.get(id);
+    if (!pending) {
+      pending = this.#finishOnce(id).finally(() => this.#finishing.delete(id));
+      this.#finishing.set(id, pending);
+    }
+    return pending;
+  }
+
+  async #finishOnce(id: string): Promise<void> {
     let row = this.#row(id)!;
     let settleRetryAt: number | null = null;
     if (!row.settled) {
@@ -219,7 +247,9 @@ export class TaskTracker {
       try {
         const settled = await this.host.ledger().settle(row.reservation, row.id, ending, row.tokens, this.host.memberName());
         // From now on the task's cost is what was charged (its estimate stays what was reserved).
-        this.host.sql.exec('UPDATE tasks SET settled = 1, cost = COALESCE(?, cost) WHERE id = ?', settled ? toMicros(settled.cost) : null, id);
+        const first = this.host.sql.exec('UPDATE tasks SET settled = 1, cost = COALESCE(?, cost) WHERE id = ? AND settled = 0', settled ? toMicros(settled.cost) : null, id).rowsWritten > 0;
+        // Told in the same step as the settlement is recorded: once, whoever else finished it meanwhile.
+        if (first && row.tracking === 'ended' && (row.status === 'completed' || row.status === 'failed')) this.host.ended?.(id, row.status, this.#answerBody(this.#row(id)!, null));
       } catch {
         this.host.sql.exec('UPDATE tasks SET failures = failures + 1 WHERE id = ?', id);
         settleRetryAt = Date.now() + this.#delay(row.failures + 1, null);
@@ -232,19 +262,28 @@ export class TaskTracker {
     this.host.sql.exec('UPDATE tasks SET next_check_at = ? WHERE id = ?', Number.isFinite(next) ? next : null, id);
   }
 
-  /** One attempt to copy a completed task's video into the media store; retried with backoff while the service's link lives. */
+  /**
+   * One attempt to copy a completed task's video, and its last frame when it has one, into the
+   * media store; retried with backoff while the service's links live. Both are kept or neither,
+   * so a kept task always has what its answer names.
+   */
   async #keep(row: TaskRow): Promise<void> {
     const member = this.host.memberId();
     const url = (JSON.parse(row.body) as ServiceTask).metadata?.url;
+    const frameUrl = lastFrameUrl(row.body);
     if (!member || typeof url !== 'string' || !outputId(member, row.id)) {
       this.host.sql.exec("UPDATE tasks SET keep_state = 'failed', keep_error = ? WHERE id = ?", 'The task has no video link to copy.', row.id);
       return;
     }
     const keptUntil = Math.floor(Date.now() / 1000) + keepOutputsDays(this.host.env) * 86_400;
-    const attempt = await copyOutput(this.host.env, member, row.id, url, keptUntil);
+    const video = await copyOutput(this.host.env, member, row.id, url, keptUntil);
+    const frame = video.ok && frameUrl !== null ? await copyOutput(this.host.env, member, row.id, frameUrl, keptUntil, 'frame') : null;
+    if (frame && !frame.ok) await deleteOutput(this.host.env, member, row.id).catch(() => undefined);
+    const attempt = frame && !frame.ok ? frame : video;
     if (attempt.ok) {
-      this.host.sql.exec("UPDATE tasks SET keep_state = 'kept', kept_until = ?, kept_size = ?, keep_error = NULL WHERE id = ?", keptUntil, attempt.size, row.id);
-      await this.host.ledger().addStorage(member, 'outputs', attempt.size).catch(() => undefined);
+      const size = attempt.size + (frame?.ok ? frame.size : 0);
+      this.host.sql.exec("UPDATE tasks SET keep_state = 'kept', kept_until = ?, kept_size = ?, keep_error = NULL WHERE id = ?", keptUntil, size, row.id);
+      await this.host.ledger().addStorage(member, 'outputs', size).catch(() => undefined);
       return;
     }
     const attempts = row.keep_attempts + 1;
@@ -257,14 +296,15 @@ export class TaskTracker {
     }
   }
 
-  /** `DELETE /proxy/outputs/:taskId`: removes the kept copy. False when there is none. */
+  /** `DELETE /proxy/outputs/:taskId`: removes the kept copy and its last frame. False when there is none. */
   async deleteKept(id: string): Promise<boolean> {
     const row = this.#row(id);
     const member = this.host.memberId();
     if (!row || !member || row.keep_state !== 'kept') return false;
     const size = await deleteOutput(this.host.env, member, id);
+    const frameSize = await deleteOutput(this.host.env, member, id, 'frame');
     this.host.sql.exec("UPDATE tasks SET keep_state = 'deleted', kept_until = NULL, kept_size = NULL WHERE id = ?", id);
-    if (size !== null) await this.host.ledger().addStorage(member, 'outputs', -size);
+    if (size !== null || frameSize !== null) await this.host.ledger().addStorage(member, 'outputs', -((size ?? 0) + (frameSize ?? 0)));
     return size !== null;
   }
 

@@ -6,6 +6,7 @@ import app from '../../index';
 import { memberObject } from '../../objects/handles';
 import { ledgerPort, teamLibraryPort } from '../../objects/object-stubs';
 import { TaskTracker } from '../../domain/tracking/task-tracker';
+import { AssetFollower } from '../../domain/webhooks/asset-follower';
 import { CreatesInFlight } from '../../domain/video/creates-in-flight';
 import { handleLibrary } from '../../domain/library/library-handler';
 import type { MemberContext } from '../../domain/members/member-context';
@@ -40,6 +41,7 @@ function asMember<T>(m: Member, vars: Partial<ProxyEnv>, fn: (ctx: MemberContext
       tracker: new TaskTracker({ sql: state.storage.sql, env, ledger: () => ledgerPort(env), setAlarm: () => undefined, memberId: () => m.id, memberName: () => null }),
       creates: new CreatesInFlight({ sql: state.storage.sql, env, ledger: () => ledgerPort(env), armAlarm: () => undefined }),
       scope: OPEN_SCOPE,
+      assets: new AssetFollower({ sql: state.storage.sql, env, wanted: async () => false, ended: () => undefined, armAlarm: () => undefined }),
     }),
   );
 }

@@ -11,6 +11,8 @@ import { adminAuth, type AdminVars } from './admin-auth';
 import { gatewayAdmin } from './gateway-routes';
 import { identityAdmin } from './identity-admin-routes';
 import { libraryAdmin } from './library-admin-routes';
+import { toResponse } from '../../infra/http/responses';
+import { webhookRoutes } from '../webhooks/webhook-routes';
 
 /** The admin API (docs/proxy-api.md, "Admin"), behind `Authorization: Bearer ${ADMIN_TOKEN}`. */
 export const adminRoutes = new Hono<{ Bindings: ProxyEnv; Variables: AdminVars }>();
@@ -70,3 +72,17 @@ adminRoutes.post('/members/:id/token', describeRoute({
 adminRoutes.route('/', gatewayAdmin);
 adminRoutes.route('/', libraryAdmin);
 adminRoutes.route('/', identityAdmin);
+// The team's webhook (docs/webhooks.md): kept and sent by the team ledger; changes are audited (never the URL or the secret).
+adminRoutes.route('/', webhookRoutes({
+  whose: 'the team\'s',
+  tag: 'admin',
+  security: ADMIN,
+  refusals: ADMIN_REFUSALS,
+  error: contextError,
+  answer: async (c, call) => {
+    const answer = await ledgerObject(c.env).teamWebhook(call);
+    const change = { set: 'webhook.set', rotate: 'webhook.rotate', delete: 'webhook.delete' }[call.kind as string];
+    if (change && answer.status < 300) await ledgerObject(c.env).audit(c.get('actor'), change, 'team', call.kind === 'set' ? { events: call.input.events, format: call.input.format } : {});
+    return toResponse(answer);
+  },
+}));

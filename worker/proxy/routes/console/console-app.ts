@@ -7,6 +7,7 @@ import { libraryPages } from './console-library';
 import { memberPages } from './console-members';
 import { reportPages } from './console-reports';
 import { settingPages } from './console-settings';
+import { webhookPages } from './console-webhook';
 import { consoleGate, signinRoutes, signoutRoutes } from './console-signin';
 import { CONSOLE_CSS } from './console-style';
 
@@ -47,3 +48,4 @@ consoleApp.route('/', memberPages);
 consoleApp.route('/', libraryPages);
 consoleApp.route('/', reportPages);
 consoleApp.route('/', settingPages);
+consoleApp.route('/', webhookPages);

@@ -86,6 +86,11 @@ describe('GET /openapi.json', () => {
       ]),
     );
     expect(api.length).toBeGreaterThanOrEqual(31);
+    // The webhooks' routes, the member's and the team's (docs/webhooks.md).
+    const webhook = ['GET', 'PUT', 'DELETE'].map((method) => `${method} /webhook`).concat(['POST /webhook/secret', 'GET /webhook/deliveries']);
+    for (const area of ['/proxy', '/admin']) {
+      for (const route of webhook) expect(documented, route).toContain(route.replace(' ', ` ${area}`));
+    }
   });
 
   it('describes each operation: a summary, a tag, its credential and its answers', async () => {

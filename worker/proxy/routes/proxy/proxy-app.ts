@@ -7,6 +7,11 @@ import { uploadRoutes } from './upload-routes';
 import { galleryRoutes } from './gallery-routes';
 import { sharingRoutes } from './sharing-routes';
 import { tokenRoutes } from './token-routes';
+import { memberAnswer } from '../middleware/member-auth';
+import { memberError } from '../answers';
+import { MEMBER, UNAUTHORIZED_MEMBER } from '../openapi/route-docs';
+import { webhookRoutes } from '../webhooks/webhook-routes';
+import { proxyUnauthorized } from './proxy-auth';
 
 /** `/proxy/*`: what the proxy adds for members (their records, consents, usage, uploads, tokens), behind the member token. */
 export const proxyApp = new Hono<MemberEnv>();
@@ -20,3 +25,15 @@ proxyApp.route('/', uploadRoutes);
 proxyApp.route('/', sharingRoutes);
 proxyApp.route('/', galleryRoutes);
 proxyApp.route('/', tokenRoutes);
+// The member's own webhook (docs/webhooks.md): kept and sent by the member's object.
+proxyApp.route('/', webhookRoutes({
+  whose: 'the caller\'s',
+  tag: 'member',
+  security: MEMBER,
+  refusals: { 401: UNAUTHORIZED_MEMBER },
+  error: () => memberError,
+  answer: async (c, call) => {
+    const { state, tokenHash } = c.get('member');
+    return memberAnswer(await state.webhook(tokenHash, call), proxyUnauthorized);
+  },
+}));

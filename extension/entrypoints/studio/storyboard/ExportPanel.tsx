@@ -1,0 +1,79 @@
+import { useState } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import { Banner } from '@/components/Banner';
+import { type MessageKey, t } from '@/lib/i18n/translate';
+import type { TaskRecord } from '@/lib/storage/records/task-record';
+import type { StoryboardRecord } from '@/lib/storage/records/studio-records';
+import { type ExportOutcome, exportStoryboard, loadJoin } from '@/lib/studio/storyboard-export';
+import '@/lib/i18n/studio.en';
+
+type State = { state: 'idle' } | { state: 'running'; fraction: number } | { state: 'done'; outcome: ExportOutcome } | { state: 'error'; message: string };
+
+/** The file name of a storyboard's export: its name, kept to safe characters. */
+const fileName = (name: string) => `${name.replace(/[^\p{L}\p{N} _-]+/gu, '').trim() || 'storyboard'}.mp4`;
+
+/** Saves the joined file: through the browser's downloads (the extension has the permission), else an `<a download>`. */
+async function download(blob: Blob, name: string): Promise<void> {
+  const url = URL.createObjectURL(blob);
+  try {
+    if (browser.downloads?.download) {
+      await browser.downloads.download({ url, filename: name, saveAs: false });
+    } else {
+      const link = Object.assign(document.createElement('a'), { href: url, download: name });
+      document.body.append(link);
+      link.click();
+      link.remove();
+    }
+  } finally {
+    // The download has the bytes once it started; the address is freed a little later.
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+}
+
+/** Words for what went wrong, naming the shot. */
+function failure(outcome: Extract<ExportOutcome, { ok: false }>): string {
+  switch (outcome.kind) {
+    case 'missing':
+      return t('studio.export.missing', { count: outcome.shots.length, shots: outcome.shots.join(', ') });
+    case 'fetch':
+      return t('studio.export.fetch', { n: outcome.shotNumber, message: outcome.message });
+    case 'join': {
+      const key = `studio.export.reason.${outcome.reason}` as MessageKey;
+      const reason = t(key) === key ? t('studio.export.reason.other', { message: outcome.message }) : t(key);
+      return outcome.shotNumber === null ? t('studio.export.joinFailedNoShot', { reason }) : t('studio.export.joinFailed', { n: outcome.shotNumber, reason });
+    }
+  }
+}
+
+/** Export: the storyboard's chosen takes (else each shot's latest completed take) as one MP4, with its progress. */
+export function ExportPanel({ board, tasks }: { board: StoryboardRecord; tasks: ReadonlyMap<string, TaskRecord> }) {
+  const [state, setState] = useState<State>({ state: 'idle' });
+  async function run() {
+    setState({ state: 'running', fraction: 0 });
+    try {
+      const outcome = await exportStoryboard(board, tasks, { fetcher: (input, init) => fetch(input, init), loadJoin, onProgress: (fraction) => setState({ state: 'running', fraction }) });
+      if (outcome.ok) await download(outcome.blob, fileName(board.name));
+      setState({ state: 'done', outcome });
+    } catch (error) {
+      setState({ state: 'error', message: t('studio.unexpected', { message: error instanceof Error ? error.message : String(error) }) });
+    }
+  }
+  const running = state.state === 'running';
+  return (
+    <section class="studio-export" aria-labelledby="export-title">
+      <h2 id="export-title">{t('studio.export.title')}</h2>
+      <p class="studio-muted">{t('studio.export.hint')}</p>
+      <button type="button" class="primary" data-testid="export-button" disabled={running || board.shots.length === 0} onClick={() => void run()}>
+        {running ? t('studio.export.running') : t('studio.export.button')}
+      </button>
+      {running && <progress data-testid="export-progress" aria-label={t('studio.export.progress')} max={100} value={Math.round(state.fraction * 100)} />}
+      {state.state === 'done' &&
+        (state.outcome.ok ? (
+          <Banner tone="success">{t('studio.export.done', { duration: Math.round(state.outcome.duration * 10) / 10 })}</Banner>
+        ) : (
+          <Banner tone="error">{failure(state.outcome)}</Banner>
+        ))}
+      {state.state === 'error' && <Banner tone="error">{state.message}</Banner>}
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+import type { TaskRecord } from '@/lib/storage/records/task-record';
+import type { StoryboardRecord } from '@/lib/storage/records/studio-records';
+import { videoAddress } from '@/lib/tasks/task-presentation';
+
+/**
+ * What a storyboard's export joins: per shot, its chosen take when completed, else its latest
+ * completed take; each fetched from the proxy's kept copy while there is one (the service's own link
+ * dies 24 hours after completion), else the service's address. A shot with nothing to join, or a
+ * clip that cannot be fetched, is named.
+ */
+
+export interface ExportClip {
+  /** 1-based, as the storyboard shows it. */
+  shotNumber: number;
+  shotId: string;
+  task: TaskRecord;
+  url: string;
+}
+
+export type ClipSelection = { ok: true; clips: ExportClip[] } | { ok: false; missing: number[] };
+
+/** The take a shot exports: the chosen one if it completed, else the latest completed one. */
+export function exportTake(shot: StoryboardRecord['shots'][number], tasks: ReadonlyMap<string, TaskRecord>): TaskRecord | undefined {
+  const chosen = shot.chosen ? tasks.get(shot.chosen) : undefined;
+  if (chosen?.status === 'completed') return chosen;
+  for (let i = shot.takes.length - 1; i >= 0; i--) {
+    const task = tasks.get(shot.takes[i]!);
+    if (task?.status === 'completed') return task;
+  }
+  return undefined;
+}
+
+/** The clips of every shot, in order; or the shots (1-based) with no completed take that has an address. */
+export function selectClips(board: Pick<StoryboardRecord, 'shots'>, tasks: ReadonlyMap<string, TaskRecord>, now: number): ClipSelection {
+  const clips: ExportClip[] = [];
+  const missing: number[] = [];
+  board.shots.forEach((shot, i) => {
+    const task = exportTake(shot, tasks);
+    const url = task && videoAddress(task, now);
+    if (task && url) clips.push({ shotNumber: i + 1, shotId: shot.id, task, url });
+    else missing.push(i + 1);
+  });
+  return missing.length || !clips.length ? { ok: false, missing } : { ok: true, clips };
+}
+
+export type Fetched = { ok: true; blobs: Blob[] } | { ok: false; shotNumber: number; message: string };
+
+/**
+ * Downloads each clip in turn (at most one clip's bytes arriving at a time); `onProgress(fraction)`
+ * after each. The first that fails stops it and is named.
+ */
+export async function fetchClips(clips: readonly ExportClip[], fetcher: typeof fetch, onProgress: (fraction: number) => void = () => {}, signal?: AbortSignal): Promise<Fetched> {
+  const blobs: Blob[] = [];
+  for (const [i, clip] of clips.entries()) {
+    try {
+      const response = await fetcher(clip.url, { signal });
+      if (!response.ok) return { ok: false, shotNumber: clip.shotNumber, message: `HTTP ${response.status}` };
+      blobs.push(await response.blob());
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      return { ok: false, shotNumber: clip.shotNumber, message: error instanceof Error ? error.message : String(error) };
+    }
+    onProgress((i + 1) / clips.length);
+  }
+  return { ok: true, blobs };
+}
