@@ -33,7 +33,9 @@ export default defineConfig({
     description: 'Add web images, videos and audio to your team asset library and turn them into AI video.',
     // `offscreen` (Chrome): uploads are sent from an offscreen document, where XMLHttpRequest counts
     // the bytes sent (lib/uploads/upload-transport); Firefox's background page has it already.
-    permissions: ['contextMenus', 'alarms', 'notifications', 'downloads', 'activeTab', 'scripting', ...(browser === 'firefox' ? [] : ['offscreen'])],
+    // `identity`: "Sign in with your team account" runs the proxy's member sign-in in the browser's
+    // identity flow (launchWebAuthFlow), which hands back a token for this browser (docs/identity.md).
+    permissions: ['contextMenus', 'alarms', 'notifications', 'downloads', 'activeTab', 'scripting', 'identity', ...(browser === 'firefox' ? [] : ['offscreen'])],
     optional_host_permissions: ['http://*/*', 'https://*/*'],
     // The keyboard save (lib/background/keyboard-save). Alt+Shift+S suits both browsers' rules for a
     // suggested key (Chrome: Ctrl or Alt, never Ctrl+Alt, Shift optional; Firefox: a modifier other

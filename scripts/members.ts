@@ -3,7 +3,8 @@
  * PROXY_URL with ADMIN_TOKEN from the environment. For the local stack both default to
  * http://127.0.0.1:8787 and the ADMIN_TOKEN in .dev.vars.
  *
- *   add NAME | list | revoke ID | rotate ID
+ *   add NAME [--email ADDRESS] | list | revoke ID | rotate ID
+ *   scope ID [--models ID,ID|all|none] [--expires YYYY-MM-DD|never] | email ID ADDRESS|none
  *   budget ID [LIMIT] [--period month|total] [--max-running N]
  *   team-budget [LIMIT] [--period month|total]
  *   usage [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--csv]
@@ -12,13 +13,19 @@
  */
 import { AdminClient } from './lib/admin-client';
 import { readDevVars } from './lib/dev-vars';
-import { formatBudget, formatUsage, memberNames, parseMembersArgs, UsageError } from './lib/members-args';
+import { formatBudget, formatUsage, memberNames, parseMembersArgs, scopeLine, UsageError } from './lib/members-args';
 
 const USAGE = `Usage: npm run members -- <command>
-  add NAME                 create a member; prints its token once
+  add NAME [--email ADDRESS]
+                           create a member; prints its token once (the email: for sign-in with
+                           Cloudflare Access, docs/identity.md)
   list                     list members
   revoke ID                revoke a member's token at once
   rotate ID                replace a member's token; prints the new token once
+  scope ID [--models ID,ID|all|none] [--expires YYYY-MM-DD|never]
+                           show a member's scope, or set it: the models they may use, and the day
+                           (00:00 UTC) every token of theirs expires; options left out keep their value
+  email ID ADDRESS|none    set or clear the email a member signs in with
   budget ID [LIMIT] [--period month|total] [--max-running N]
                            show a member's budget, or set it: LIMIT an amount in the price table's
                            currency or none; N tasks running at once at most, or none; options
@@ -47,14 +54,24 @@ async function main(argv: string[]): Promise<void> {
     case 'help':
       return console.log(USAGE);
     case 'add': {
-      const member = await client().add(args.name);
+      const member = await client().add(args.name, args.email);
       return printToken(`Added member "${member.name}":`, member.id, member.token);
     }
     case 'list': {
       const members = await client().list();
       if (!members.length) return console.log('No members yet. Add one with: npm run members -- add NAME');
-      console.table(members.map((m) => ({ id: m.id, name: m.name, created: m.createdAt, status: m.revoked ? 'revoked' : 'active' })));
+      console.table(members.map((m) => ({ id: m.id, name: m.name, email: m.email ?? '', created: m.createdAt, status: m.revoked ? 'revoked' : 'active', access: scopeLine(m.scope) })));
       return;
+    }
+    case 'scope': {
+      const admin = client();
+      const scope = args.change ? await admin.setScope(args.id, args.change) : (await admin.list()).find((m) => m.id === args.id)?.scope;
+      if (!scope) throw new Error(`No member ${args.id} (see: npm run members -- list).`);
+      return console.log(`${args.change ? 'Scope set for' : 'Scope of'} ${args.id}: ${scopeLine(scope)}`);
+    }
+    case 'email': {
+      const member = await client().setEmail(args.id, args.email);
+      return console.log(member.email ? `${member.name} (${member.id}) signs in as ${member.email}.` : `${member.name} (${member.id}) has no email now.`);
     }
     case 'revoke':
       await client().revoke(args.id);

@@ -5,6 +5,7 @@ export * from './media-url';
 export * from './request-body';
 export * from './bytes';
 export * from './admin';
+export * from './member-identity';
 export * from './asset-ref';
 export * from './library/constants';
 export * from './library/canonical-query';

@@ -4,6 +4,8 @@ import type {
   MemberBudgetChange,
   MemberBudgetState,
   MemberProfile,
+  MemberScope,
+  MemberScopeChange,
   PriceTable,
   TeamBudgetChange,
   TeamTask,
@@ -88,10 +90,13 @@ export class AdminClient {
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
-  add = (name: string) => this.#call<{ id: string; name: string; token: string }>('POST', '/admin/members', { name });
+  add = (name: string, email?: string) => this.#call<{ id: string; name: string; token: string }>('POST', '/admin/members', email === undefined ? { name } : { name, email });
   list = async () => (await this.#call<{ members: MemberSummary[] }>('GET', '/admin/members')).members;
   revoke = (id: string) => this.#call<void>('DELETE', `/admin/members/${encodeURIComponent(id)}`);
   rotate = (id: string) => this.#call<{ id: string; token: string }>('POST', `/admin/members/${encodeURIComponent(id)}/token`);
+  // Identity (docs/identity.md): a field of a scope left out keeps its value.
+  setScope = (id: string, change: MemberScopeChange) => this.#call<MemberScope>('PUT', `/admin/members/${encodeURIComponent(id)}/scope`, change);
+  setEmail = (id: string, email: string | null) => this.#call<MemberSummary>('PUT', `/admin/members/${encodeURIComponent(id)}/email`, { email });
 
   // Budgets: fields left out of a change keep their value; null removes a limit.
   memberBudget = (id: string) => this.#call<MemberBudgetState>('GET', `/admin/members/${encodeURIComponent(id)}/budget`);

@@ -37,6 +37,22 @@ describe('parseMembersArgs', () => {
     expect(refusal('rotate', 'm1', '--period', 'month')).toMatch(/rotate: unknown option "--period" \(it takes no options\)/);
   });
 
+  test('identity: add with an email, scope and email (docs/identity.md)', () => {
+    expect(parse('add', 'Ada', '--email', 'ada@example.com')).toEqual({ command: 'add', name: 'Ada', email: 'ada@example.com' });
+    expect(refusal('add', 'Ada', '--email', 'ada')).toMatch(/^--email: must be an email address/);
+    expect(parse('scope', 'm1')).toEqual({ command: 'scope', id: 'm1' });
+    expect(parse('scope', 'm1', '--models', 'a-1, b.2,a-1')).toEqual({ command: 'scope', id: 'm1', change: { models: ['a-1', 'b.2'] } });
+    expect(parse('scope', 'm1', '--models', 'all', '--expires', 'never')).toEqual({ command: 'scope', id: 'm1', change: { models: null, expiresAt: null } });
+    expect(parse('scope', 'm1', '--models', 'none')).toEqual({ command: 'scope', id: 'm1', change: { models: [] } });
+    expect(parse('scope', 'm1', '--expires', '2026-12-31')).toEqual({ command: 'scope', id: 'm1', change: { expiresAt: Date.parse('2026-12-31T00:00:00Z') / 1000 } });
+    expect(parse('scope', 'm1', '--expires', '1798761600')).toEqual({ command: 'scope', id: 'm1', change: { expiresAt: 1798761600 } });
+    expect(refusal('scope', 'm1', '--expires', '2026-02-30')).toMatch(/^--expires: must be a real date/);
+    expect(refusal('scope', 'm1', '--models', 'bad model')).toMatch(/^--models: model ids/);
+    expect(parse('email', 'm1', 'Ada@Example.com')).toEqual({ command: 'email', id: 'm1', email: 'Ada@Example.com' });
+    expect(parse('email', 'm1', 'none')).toEqual({ command: 'email', id: 'm1', email: null });
+    expect(refusal('email', 'm1')).toMatch(/email needs ADDRESS/);
+  });
+
   test('budget: show, or set the fields given', () => {
     expect(parse('budget', 'm1')).toEqual({ command: 'budget', id: 'm1' });
     expect(parse('budget', 'm1', '12.5')).toEqual({ command: 'budget', id: 'm1', change: { limit: 12.5 } });

@@ -18,6 +18,8 @@ import {
   type MemberBudgetChange,
   type MemberBudgetState,
   type MemberProfile,
+  type MemberScope,
+  type MemberScopeChange,
   type Period,
   type TeamBudgetChange,
   type UsageRow,
@@ -32,13 +34,16 @@ export type UsageQuery = { from?: string; to?: string };
 
 export type MembersCommand =
   | { command: 'help' }
-  | { command: 'add'; name: string }
+  | { command: 'add'; name: string; email?: string }
   | { command: 'list' }
   | { command: 'revoke'; id: string }
   | { command: 'rotate'; id: string }
   /** `change` undefined: show the budget. */
   | { command: 'budget'; id: string; change?: MemberBudgetChange }
   | { command: 'team-budget'; change?: TeamBudgetChange }
+  /** `change` undefined: show the scope. */
+  | { command: 'scope'; id: string; change?: MemberScopeChange }
+  | { command: 'email'; id: string; email: string | null }
   | { command: 'usage'; query: UsageQuery; csv: boolean };
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -52,12 +57,14 @@ interface Spec {
 
 const PERIOD_OPTION = { period: { type: 'string' } } as const satisfies Options;
 const SPECS: Record<Exclude<MembersCommand['command'], 'help'>, Spec> = {
-  add: { positionals: ['NAME'], required: 1, options: {} },
+  add: { positionals: ['NAME'], required: 1, options: { email: { type: 'string' } } },
   list: { positionals: [], required: 0, options: {} },
   revoke: { positionals: ['ID'], required: 1, options: {} },
   rotate: { positionals: ['ID'], required: 1, options: {} },
   budget: { positionals: ['ID', 'LIMIT'], required: 1, options: { ...PERIOD_OPTION, 'max-running': { type: 'string' } } },
   'team-budget': { positionals: ['LIMIT'], required: 0, options: PERIOD_OPTION },
+  scope: { positionals: ['ID'], required: 1, options: { models: { type: 'string' }, expires: { type: 'string' } } },
+  email: { positionals: ['ID', 'ADDRESS'], required: 2, options: {} },
   usage: { positionals: [], required: 0, options: { from: { type: 'string' }, to: { type: 'string' }, csv: { type: 'boolean' } } },
 };
 
@@ -102,8 +109,18 @@ export function parseMembersArgs(argv: readonly string[], now = Date.now()): Mem
     case 'add': {
       const name = positionals[0]!.trim();
       if (!name) throw new UsageError('NAME must not be empty.');
-      return { command, name };
+      const email = str('email') === undefined ? null : parseEmail(str('email')!, '--email');
+      return email === null ? { command, name } : { command, name, email };
     }
+    case 'scope': {
+      const change: MemberScopeChange = {};
+      if (str('models') !== undefined) change.models = parseModels(str('models')!);
+      if (str('expires') !== undefined) change.expiresAt = parseExpires(str('expires')!);
+      const id = memberId(positionals[0]!);
+      return Object.keys(change).length ? { command, id, change } : { command, id };
+    }
+    case 'email':
+      return { command, id: memberId(positionals[0]!), email: positionals[1]!.trim().toLowerCase() === 'none' ? null : parseEmail(positionals[1]!, 'ADDRESS') };
     case 'list':
       return { command };
     case 'revoke':
@@ -153,6 +170,32 @@ function memberId(raw: string): string {
   return id;
 }
 
+/** An email address (the proxy checks it fully), or a UsageError naming `name`. */
+function parseEmail(raw: string, name: string): string {
+  const text = raw.trim();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text) || text.length > 254) throw new UsageError(`${name}: must be an email address (got ${quoted(raw)}).`);
+  return text;
+}
+
+/** `--models`: ids separated by commas, `all` (null: every model) or `none` (no model). */
+export function parseModels(raw: string): string[] | null {
+  const text = raw.trim().toLowerCase();
+  if (text === 'all') return null;
+  if (text === 'none') return [];
+  const ids = raw.split(',').map((id) => id.trim()).filter(Boolean);
+  const bad = ids.find((id) => !/^[\w.:-]{1,128}$/.test(id));
+  if (!ids.length || bad !== undefined) throw new UsageError(`--models: model ids separated by commas, all or none (got ${quoted(bad ?? raw)}).`);
+  return [...new Set(ids)];
+}
+
+/** `--expires`: a date (YYYY-MM-DD: from 00:00 UTC that day), unix seconds, or `never` (null). */
+export function parseExpires(raw: string): number | null {
+  const text = raw.trim();
+  if (text.toLowerCase() === 'never') return null;
+  if (/^\d{1,12}$/.test(text)) return Number(text);
+  return Date.parse(`${parseDay(text, '--expires')}T00:00:00Z`) / 1000;
+}
+
 const DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
 
 /** A money limit: a decimal number from 0 to MONEY_MAX with at most six decimals, or `none` (null: no limit). */
@@ -182,6 +225,14 @@ export function parseMaxRunning(raw: string): number | null {
   const value = Number(text);
   if (value > MAX_RUNNING_MAX) throw new UsageError(`--max-running: must be at most ${MAX_RUNNING_MAX} (got ${text}).`);
   return value;
+}
+
+/** A scope in one line: the models (or all) and the expiry (or never), dates in UTC. */
+export function scopeLine(scope: MemberScope | undefined): string {
+  if (!scope) return '';
+  const models = scope.models === null ? 'all models' : scope.models.length ? scope.models.join(', ') : 'no model';
+  const expires = scope.expiresAt === null ? 'never expires' : `expires ${new Date(scope.expiresAt * 1000).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
+  return `${models}; ${expires}`;
 }
 
 const DAY_MS = 86_400_000;
@@ -245,7 +296,7 @@ export function formatBudget(title: string, state: BudgetState | MemberBudgetSta
 }
 
 /** How `npm run members -- list` names a member: id -> name, with the id when two share a name. */
-export function memberNames(members: readonly MemberProfile[]): Map<string, string> {
+export function memberNames(members: readonly Omit<MemberProfile, 'scope'>[]): Map<string, string> {
   const count = new Map<string, number>();
   for (const m of members) count.set(m.name, (count.get(m.name) ?? 0) + 1);
   return new Map(members.map((m) => [m.id, count.get(m.name)! > 1 ? `${m.name} (${m.id})` : m.name]));

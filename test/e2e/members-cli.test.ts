@@ -161,3 +161,18 @@ test('usage: a table with names and totals, --csv as the proxy answers it; budge
   expect(off).toMatch(/Running:\s+0 \(no limit/);
   expect(await admin<MemberBudgetState>(`/admin/members/${memberId}/budget`)).toMatchObject({ limit: null, remaining: null, maxRunning: null, period: 'month', spent: 3.672 });
 });
+
+test('identity: add with an email, set and show a scope, clear the email (docs/identity.md)', async () => {
+  const added = await ok('add', 'Scoped Member', '--email', 'scoped@example.com');
+  const memberId = /Added member "Scoped Member": (m[0-9a-f]{16})/.exec(added)![1]!;
+  expect(await ok('scope', memberId, '--models', 'doubao-seedance-1-0-pro-250528', '--expires', '2099-12-31')).toBe(
+    `Scope set for ${memberId}: doubao-seedance-1-0-pro-250528; expires 2099-12-31 00:00 UTC\n`,
+  );
+  expect(await ok('scope', memberId)).toBe(`Scope of ${memberId}: doubao-seedance-1-0-pro-250528; expires 2099-12-31 00:00 UTC\n`);
+  const { members: listed } = await admin<{ members: { id: string; email?: string; scope: unknown }[] }>('/admin/members');
+  expect(listed.find((m) => m.id === memberId)).toMatchObject({ email: 'scoped@example.com', scope: { models: ['doubao-seedance-1-0-pro-250528'], expiresAt: 4102358400 } });
+  expect(await ok('email', memberId, 'none')).toBe(`Scoped Member (${memberId}) has no email now.\n`);
+  const refused = await members('scope', memberId, '--expires', 'soon');
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toMatch(/^--expires: must be a real date/);
+});

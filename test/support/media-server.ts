@@ -17,7 +17,8 @@
  * - `/private/<file>`        the fixture, only with the cookie `arkbridge_member=1` (else 403).
  * - `GET /cdn-cgi/access/certs`  a Cloudflare Access key set (JWKS) for tests of Access sign-in;
  *                            `POST /access/sign` `{"claims":{...},"key":"team"|"other","expiresIn":"1h"}`
- *                            answers a JWT signed RS256 with the team key (in the set) or another key.
+ *                            answers a JWT signed RS256 with the team key (in the set) or another key
+ *                            (`"expiresIn":null`: a JWT without `exp`).
  * - `POST /hooks/<name>`     a webhook receiver: keeps the JSON body (up to 64 KB, the last 1,000
  *                            per name) and answers 204; `GET /hooks/<name>` lists what it received.
  * Anything else, or an unknown file, is a 404.
@@ -169,12 +170,10 @@ export async function startMediaServer(port = 0): Promise<MediaServer> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       try {
-        const { claims, key, expiresIn } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { claims: Record<string, unknown>; key?: 'team' | 'other'; expiresIn?: string | number };
-        const jwt = await new SignJWT(claims)
-          .setProtectedHeader({ alg: 'RS256', kid: key === 'other' ? 'other' : 'team' })
-          .setIssuedAt()
-          .setExpirationTime(expiresIn ?? '1h')
-          .sign(key === 'other' ? access.other : access.team);
+        const { claims, key, expiresIn } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { claims: Record<string, unknown>; key?: 'team' | 'other'; expiresIn?: string | number | null };
+        const unsigned = new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: key === 'other' ? 'other' : 'team' }).setIssuedAt();
+        if (expiresIn !== null) unsigned.setExpirationTime(expiresIn ?? '1h');
+        const jwt = await unsigned.sign(key === 'other' ? access.other : access.team);
         send(res, 200, 'application/json', Buffer.from(JSON.stringify({ jwt })));
       } catch (error) {
         send(res, 400, 'text/plain; charset=utf-8', Buffer.from(String(error)));

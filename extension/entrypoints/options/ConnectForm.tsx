@@ -1,10 +1,11 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Banner, type BannerTone } from '@/components/Banner';
 import { Field } from '@/components/Field';
 import { checkConnectInput, checkProxy, type ConnectFieldErrors, type ConnectInput, connectionFrom } from '@/lib/connect/connect-check';
 import { looksLikeLink, parseConnectLink } from '@/lib/connect/connect-link';
 import { requestHostAccess } from '@/lib/connect/host-access';
-import { originPattern } from '@/lib/connect/proxy-url-rules';
+import { accessSignInAvailable, signInWithAccess } from '@/lib/connect/member-signin';
+import { normalizeProxyUrl, originPattern } from '@/lib/connect/proxy-url-rules';
 import { t } from '@/lib/i18n/translate';
 import type { Connection } from '@/lib/storage/records/setting-values';
 import { getConnection, setConnection } from '@/lib/storage/stored-connection';
@@ -13,11 +14,13 @@ import '@/lib/i18n/options.en';
 interface ConnectFormProps {
   initialProxyUrl: string;
   initialToken: string;
+  /** Not connected (or the token was refused): whether the initial proxy signs members in is asked at once. */
+  askSigninOnOpen?: boolean;
   /** A connection was checked and stored. */
   onConnected: (connection: Connection) => void | Promise<void>;
 }
 
-type Busy = null | 'test' | 'connect';
+type Busy = null | 'test' | 'connect' | 'signin';
 type Message = { tone: BannerTone; text: string };
 
 /**
@@ -25,8 +28,12 @@ type Message = { tone: BannerTone; text: string };
  * Host access to exactly the proxy origin is requested from the click, never as a blanket permission.
  * A connect link from the console (`<proxy>/connect#token=…`), pasted into its own field (or into
  * the token field), fills in both; the link leaves its field once read, since it holds the token.
+ * When the proxy signs members in with the team's account (Cloudflare Access), "Sign in with your
+ * team account" gets a token for this browser instead (lib/connect/member-signin), checked and
+ * stored as a pasted one is. Whether it does is asked when a proxy URL is entered (its field's
+ * change, a connect link) and as the form opens while not connected, never as each character is typed.
  */
-export function ConnectForm({ initialProxyUrl, initialToken, onConnected }: ConnectFormProps) {
+export function ConnectForm({ initialProxyUrl, initialToken, askSigninOnOpen = false, onConnected }: ConnectFormProps) {
   const [proxyUrl, setProxyUrl] = useState(initialProxyUrl);
   const [token, setToken] = useState(initialToken);
   const [showToken, setShowToken] = useState(false);
@@ -39,6 +46,25 @@ export function ConnectForm({ initialProxyUrl, initialToken, onConnected }: Conn
   const linkInput = useRef<HTMLInputElement>(null);
   const urlInput = useRef<HTMLInputElement>(null);
   const tokenInput = useRef<HTMLInputElement>(null);
+  /** The proxy origin that signs members in with the team's account, if the one entered does. */
+  const [signinAt, setSigninAt] = useState<string | null>(null);
+  const signinAsked = useRef<AbortController | null>(null);
+
+  /** Asks the proxy at `url` whether it signs members in (the latest question wins). */
+  function askSignin(url: string) {
+    const origin = normalizeProxyUrl(url);
+    signinAsked.current?.abort();
+    if (!origin.ok) return setSigninAt(null);
+    const asked = (signinAsked.current = new AbortController());
+    void accessSignInAvailable(origin.url, undefined, asked.signal).then((available) => {
+      if (!asked.signal.aborted) setSigninAt(available ? origin.url : null);
+    });
+  }
+
+  useEffect(() => {
+    if (askSigninOnOpen && initialProxyUrl) askSignin(initialProxyUrl);
+    return () => signinAsked.current?.abort();
+  }, []);
 
   /** Fills in the proxy URL and the token from a connect link read without fault. */
   function applyLink(read: ConnectInput) {
@@ -48,6 +74,7 @@ export function ConnectForm({ initialProxyUrl, initialToken, onConnected }: Conn
     setErrors({});
     setResult(null);
     setLinkNote(t('options.link.filled', { url: read.proxyUrl }));
+    askSignin(read.proxyUrl);
   }
 
   function onLinkInput(event: Event & { currentTarget: HTMLInputElement }) {
@@ -108,6 +135,23 @@ export function ConnectForm({ initialProxyUrl, initialToken, onConnected }: Conn
     void finish(checked.value, access, save).finally(() => setBusy(null));
   }
 
+  /** "Sign in with your team account": the identity flow, then the token checked and stored. */
+  function startSignin() {
+    if (busy || !signinAt) return;
+    const proxy = signinAt;
+    setResult(null);
+    setAccessNote(null);
+    const access = requestHostAccess(proxy); // before any await
+    setBusy('signin');
+    void (async () => {
+      const signed = await signInWithAccess(proxy);
+      if (!signed.ok) return setResult({ tone: 'error', text: signed.message });
+      setProxyUrl(proxy);
+      setToken(signed.token);
+      await finish({ proxyUrl: proxy, token: signed.token }, access, true);
+    })().finally(() => setBusy(null));
+  }
+
   async function finish(input: ConnectInput, access: Promise<boolean>, save: boolean) {
     // The prompt may stay open while the proxy is asked: requests work through its CORS either way.
     void access.then((granted) => {
@@ -139,6 +183,16 @@ export function ConnectForm({ initialProxyUrl, initialToken, onConnected }: Conn
         start(true);
       }}
     >
+      {signinAt && (
+        <div class="signin">
+          <p>{t('options.signin.hint')}</p>
+          <div class="actions">
+            <button type="button" class="primary" disabled={busy !== null} onClick={startSignin}>
+              {busy === 'signin' ? t('options.signin.signingIn') : t('options.signin.button')}
+            </button>
+          </div>
+        </div>
+      )}
       <Field id="connect-link" label={t('options.link.label')} error={errors.link} hint={t('options.link.hint')}>
         {(control) => (
           <input
@@ -170,6 +224,7 @@ export function ConnectForm({ initialProxyUrl, initialToken, onConnected }: Conn
             spellcheck={false}
             value={proxyUrl}
             onInput={(event) => setProxyUrl(event.currentTarget.value)}
+            onChange={(event) => askSignin(event.currentTarget.value)}
           />
         )}
       </Field>

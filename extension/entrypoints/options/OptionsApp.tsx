@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Banner, type BannerTone } from '@/components/Banner';
+import { BrowsersPanel } from '@/entrypoints/options/BrowsersPanel';
 import { ConnectForm } from '@/entrypoints/options/ConnectForm';
 import { ConnectionState } from '@/entrypoints/options/ConnectionState';
 import { GroupsPanel } from '@/entrypoints/options/GroupsPanel';
@@ -130,6 +131,7 @@ export function App() {
           key={formKey}
           initialProxyUrl={connection?.proxyUrl ?? lastProxyUrl ?? DEFAULT_PROXY_URL}
           initialToken={connection?.token ?? ''}
+          askSigninOnOpen={!connection || connection.needsReconnect}
           onConnected={onConnected}
         />
         {connection && (
@@ -151,6 +153,7 @@ export function App() {
           onRefresh={() => void onRefresh()}
         />
       )}
+      {connection && !connection.needsReconnect && <BrowsersPanel key={connection.token} onRefused={() => setConnectionState({ ...connection, needsReconnect: true })} />}
       <ShortcutsPanel groups={groups} />
     </main>
   );

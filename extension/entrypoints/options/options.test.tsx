@@ -287,6 +287,7 @@ describe('options page: stored state', () => {
   });
 
   it('asks to reconnect when the stored token was refused', async () => {
+    globalThis.fetch = fakeProxy();
     await setConnection({ proxyUrl: PROXY, token: TOKEN, memberName: 'Grace', needsReconnect: true });
     await openOptions();
     expect(text()).toContain('Needs reconnect');
@@ -337,6 +338,7 @@ describe('options page: stored state', () => {
   });
 
   it('"Disconnect" removes the token, gives back host access and tells the background', async () => {
+    globalThis.fetch = fakeProxy();
     await setConnection({ proxyUrl: PROXY, token: TOKEN, memberName: 'Grace' });
     await openOptions();
     click(button('Disconnect'));

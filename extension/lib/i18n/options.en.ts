@@ -97,6 +97,25 @@ export const optionsEn = {
   'newgroup.error.unauthorized': 'The proxy did not accept your member token: reconnect in the options, then try again.',
   'newgroup.error.network': 'Cannot reach {url}: check the address and that the proxy is running. Try again: it will not create the group twice.',
   'newgroup.error.retrySafe': '{message}. Try again: it will not create the group twice.',
+  // Sign-in with the team's account (options/ConnectForm, lib/connect/member-signin).
+  'options.signin.button': 'Sign in with your team account',
+  'options.signin.hint': 'Your team signs in with its own account (Cloudflare Access): no token to paste.',
+  'options.signin.signingIn': 'Signing in…',
+  'options.signin.failed': 'Sign-in did not finish: {message}',
+  'options.signin.noToken': 'Sign-in did not hand back a member token. Try again, or paste the connect link your admin gave you.',
+  // The member's browsers (options/BrowsersPanel).
+  'options.browsers.heading': 'Your browsers',
+  'options.browsers.hint': 'Each browser you connect has a token of its own. Revoke one you no longer use: it stops working at once.',
+  'options.browsers.loading': 'Loading your browsers…',
+  'options.browsers.failed': 'Could not list your browsers: {message}',
+  'options.browsers.unsupported': 'This proxy does not list browsers yet.',
+  'options.browsers.this': 'This browser',
+  'options.browsers.added': 'Added {date}',
+  'options.browsers.lastUsed': 'last used {date}',
+  'options.browsers.neverUsed': 'never used',
+  'options.browsers.revoke': 'Revoke',
+  'options.browsers.revokeLabel': 'Revoke {label}',
+  'options.browsers.revoked': '{label} can no longer use your account.',
 } as const;
 
 // Importing this part makes its strings available: a module that names them imports it (page-strings.test).

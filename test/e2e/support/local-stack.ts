@@ -59,6 +59,8 @@ export interface StackOptions {
   pageAccess?: boolean;
   /** Extra Chromium switches (e.g. `--enable-unsafe-extension-debugging` for the CDP Extensions domain). */
   chromiumArgs?: string[];
+  /** The proxy's variables beyond the tests' defaults, given the media server (e.g. Cloudflare Access with it as the team domain). */
+  proxyVars?: (media: MediaServer) => Record<string, string>;
 }
 
 export interface FirefoxStackOptions extends Omit<StackOptions, 'chromiumArgs'> {
@@ -110,7 +112,7 @@ async function startServers(options: StackOptions, stops: (() => Promise<unknown
   stops.push(() => media.close());
   const sandbox = await startSandbox({ SANDBOX_ASSET_SECONDS: '1', ...options.sandbox });
   stops.push(() => sandbox.stop());
-  const proxy = await startProxy(sandbox.url);
+  const proxy = await startProxy(sandbox.url, options.proxyVars?.(media));
   stops.push(() => proxy.stop());
   const { token: memberToken } = await new AdminClient(proxy.url, TEST_PROXY_SECRETS.ADMIN_TOKEN).add(options.member);
   const asMember = async <T>(path: string, body?: unknown): Promise<T> => {

@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import { sameSecret, type MemberProfile, type UsageView } from '../../../shared';
+import { type MemberProfile, type MemberScope, type MemberScopeChange, type TokenInfo, type UsageView } from '../../../shared';
 import type { ProxyResponse } from '../infra/http/responses';
 import { handleLibrary, type LibraryCall } from '../domain/library/library-handler';
 import * as video from '../domain/video/video-handler';
@@ -8,6 +8,9 @@ import { listConsents, recordConsent, type Consent } from '../domain/members/con
 import type { MemberContext } from '../domain/members/member-context';
 import { CREATES_SCHEMA, MEMBER_SCHEMA, openTaskSchema } from '../domain/members/member-schema';
 import { owns } from '../domain/members/owned';
+import { readScope, SCOPE_SCHEMA, scopeExpired, writeScope } from '../domain/members/member-scope';
+import { ADDED_LABEL, ROTATED_LABEL, TokenBook } from '../domain/members/member-tokens';
+import { hashToken, newToken } from '../domain/members/token';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
 import { auditPort, ledgerPort, rosterPort, teamLibraryPort, teamWebhookPort } from './object-stubs';
 import { WebhookOutbox, type HandedEvent } from '../domain/webhooks/webhook-outbox';
@@ -43,6 +46,8 @@ export type VideoCall =
 export class MemberState extends DurableObject<ProxyEnv> {
   readonly #tracker: TaskTracker;
   readonly #creates: CreatesInFlight;
+  /** The member's tokens (domain/members/member-tokens.ts). */
+  readonly #tokens: TokenBook;
   readonly #webhooks: WebhookOutbox;
   readonly #assets: AssetFollower;
   /** The alarm time last set (undefined: not known in this instance, or it fired). */
@@ -54,6 +59,8 @@ export class MemberState extends DurableObject<ProxyEnv> {
     openTaskSchema(this.ctx.storage.sql);
     this.ctx.storage.sql.exec(CREATES_SCHEMA);
     migrateMemberForSharing(this.ctx.storage.sql);
+    this.ctx.storage.sql.exec(SCOPE_SCHEMA);
+    this.#tokens = new TokenBook(this.ctx.storage.sql);
     this.#tracker = new TaskTracker({
       sql: this.ctx.storage.sql,
       env,
@@ -105,8 +112,8 @@ export class MemberState extends DurableObject<ProxyEnv> {
 
   /**
    * The profile row and the context built from it, read once per instance rather than per call:
-   * only init, rotate and revoke change the row, all here and one at a time, and each drops it.
-   * So a rotated or revoked token is refused from the next call on, as with a read per call.
+   * only init, revoke and a change of scope change them, all here and one at a time, and each drops
+   * it. So a revoked member or a changed scope is in force from the next call on, as with a read per call.
    */
   #cached: { row: ProfileRow; context: MemberContext } | null | undefined;
 
@@ -122,6 +129,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
               team: () => teamLibraryPort(this.env),
               tracker: this.#tracker,
               creates: this.#creates,
+              scope: readScope(this.ctx.storage.sql),
               assets: this.#assets,
             },
           } : null;
@@ -133,35 +141,107 @@ export class MemberState extends DurableObject<ProxyEnv> {
     return this.#profileRow()?.row;
   }
 
+  /** The member, when `tokenHash` is one of their tokens and they are neither revoked nor expired. */
   #member(tokenHash: string): MemberContext | null {
     const profile = this.#profileRow();
-    if (!profile || profile.row.revoked || !sameSecret(profile.row.token_hash, tokenHash)) return null;
+    const now = Date.now();
+    if (!profile || profile.row.revoked || scopeExpired(profile.context.scope, now) || !this.#tokens.use(tokenHash, now)) return null;
     return profile.context;
+  }
+
+  /** Why a request with this token was refused: `token_expired` only for a token of this member whose scope has expired. */
+  refusal(tokenHash: string): 'token_expired' | 'unauthorized' {
+    const profile = this.#profileRow();
+    const expired = profile && !profile.row.revoked && scopeExpired(profile.context.scope, Date.now()) && this.#tokens.holds(tokenHash);
+    return expired ? 'token_expired' : 'unauthorized';
   }
 
   // --- administration (called by the directory) ---
 
-  init(id: string, name: string, tokenHash: string): Profile {
-    this.ctx.storage.sql.exec('INSERT INTO profile (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)', id, name, tokenHash, Date.now());
+  init(id: string, name: string, tokenHash: string, label = ADDED_LABEL): Profile {
+    const now = Date.now();
+    this.ctx.storage.sql.exec('INSERT INTO profile (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)', id, name, tokenHash, now);
+    this.#tokens.add(label, tokenHash, now);
     this.#cached = undefined;
     return this.profile()!;
   }
 
+  /** The admin's rotation: every token of the member is replaced by this one. */
   rotate(tokenHash: string): boolean {
-    const rotated = this.ctx.storage.sql.exec('UPDATE profile SET token_hash = ? WHERE revoked = 0', tokenHash).rowsWritten > 0;
-    this.#cached = undefined;
-    return rotated;
+    if (!this.#active()) return false;
+    this.#tokens.replaceAll({ label: ROTATED_LABEL, tokenHash, now: Date.now() });
+    this.ctx.storage.sql.exec('UPDATE profile SET token_hash = ?', tokenHash);
+    return true;
   }
 
   revoke(): boolean {
-    const revoked = this.ctx.storage.sql.exec('UPDATE profile SET revoked = 1, token_hash = ? WHERE revoked = 0', '').rowsWritten > 0;
+    const revoked = this.ctx.storage.sql.exec("UPDATE profile SET revoked = 1, token_hash = '' WHERE revoked = 0").rowsWritten > 0;
+    this.#tokens.replaceAll(null);
     this.#cached = undefined;
     return revoked;
   }
 
   profile(): Profile | null {
+    const profile = this.#profileRow();
+    if (!profile) return null;
+    const { row, context } = profile;
+    return { id: row.id, name: row.name, createdAt: new Date(row.created_at).toISOString(), revoked: row.revoked === 1, scope: context.scope };
+  }
+
+  #active(): boolean {
     const row = this.#row();
-    return row ? { id: row.id, name: row.name, createdAt: new Date(row.created_at).toISOString(), revoked: row.revoked === 1 } : null;
+    return Boolean(row && !row.revoked);
+  }
+
+  /** The admin's change of scope (domain/members/member-scope.ts): the scope in force, or null for no active member. */
+  setScope(change: MemberScopeChange): MemberScope | null {
+    if (!this.#active()) return null;
+    const scope = writeScope(this.ctx.storage.sql, change);
+    this.#cached = undefined;
+    return scope;
+  }
+
+  /** The member's tokens as the admin sees them (none marked current); null for no such member. */
+  adminTokens(): TokenInfo[] | null {
+    return this.#row() ? this.#tokens.list(null) : null;
+  }
+
+  /** The admin's revocation of one token: null for no such member, false for no such token. */
+  adminDeleteToken(tokenId: string): boolean | null {
+    return this.#row() ? this.#tokens.remove(tokenId) : null;
+  }
+
+  /**
+   * A new token for a browser, minted without a token (member sign-in, after the directory found the
+   * member): `revoked` or `expired` when the member may not sign in, `full` at the most tokens.
+   */
+  mintToken(label: string): { id: string; label: string; token: string } | 'revoked' | 'expired' | 'full' {
+    const profile = this.#profileRow();
+    if (!profile || profile.row.revoked) return 'revoked';
+    if (scopeExpired(profile.context.scope, Date.now())) return 'expired';
+    return this.#newToken(profile.row.id, label) ?? 'full';
+  }
+
+  #newToken(memberId: string, label: string): { id: string; label: string; token: string } | null {
+    const token = newToken(memberId);
+    const added = this.#tokens.add(label, hashToken(token), Date.now());
+    return added && { ...added, token };
+  }
+
+  // --- the member's own tokens (`/proxy/tokens`): null means the token is not (or no longer) valid ---
+
+  tokens(tokenHash: string): TokenInfo[] | null {
+    return this.#member(tokenHash) ? this.#tokens.list(tokenHash) : null;
+  }
+
+  addToken(tokenHash: string, label: string): { id: string; label: string; token: string } | 'full' | null {
+    const m = this.#member(tokenHash);
+    return m ? (this.#newToken(m.memberId, label) ?? 'full') : null;
+  }
+
+  /** Null for an invalid token, false for no such token of the member. */
+  deleteToken(tokenHash: string, tokenId: string): boolean | null {
+    return this.#member(tokenHash) ? this.#tokens.remove(tokenId) : null;
   }
 
   // --- member requests: null means the token is not (or no longer) valid ---

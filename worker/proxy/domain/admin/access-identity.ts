@@ -5,7 +5,9 @@ import type { ProxySettings } from '../../infra/settings/proxy-settings';
  * Cloudflare Access in front of `/console` and `/admin/*`: with ACCESS_TEAM_DOMAIN and ACCESS_AUD
  * set, a request may prove who it is with the `Cf-Access-Jwt-Assertion` header Access adds. The
  * token is verified here (RS256 against the team's published keys, issuer, audience, expiry), never
- * trusted because Access is assumed to be in front.
+ * trusted because Access is assumed to be in front. Member sign-in (`/connect/access`,
+ * docs/identity.md) verifies its assertions here too, against its own application's audience
+ * (MEMBER_ACCESS_AUD), and also refuses one without an expiry.
  * @see https://developers.cloudflare.com/cloudflare-one/identity/authorization-cookie/validating-json/
  */
 
@@ -26,13 +28,27 @@ export const tokenSigninAllowed = (env: ProxySettings): boolean => !(accessConfi
 
 export type AccessIdentity = { ok: true; email: string } | { ok: false; reason: string };
 
-/** The identity an assertion proves, or why it proves none. */
+/** Whether member sign-in with Access is set up (the team domain and the members' application's audience). */
+export const memberAccessConfigured = (env: ProxySettings): boolean => Boolean(env.ACCESS_TEAM_DOMAIN && env.MEMBER_ACCESS_AUD);
+
+/** The identity an assertion proves to the admin's application (ACCESS_AUD), or why it proves none. */
 export async function verifyAccess(env: ProxySettings, assertion: string): Promise<AccessIdentity> {
   if (!accessConfigured(env)) return { ok: false, reason: 'Cloudflare Access is not configured' };
+  return verifyAssertion(env.ACCESS_TEAM_DOMAIN!, assertion, env.ACCESS_AUD!, false);
+}
+
+/** The identity an assertion proves to the members' application (MEMBER_ACCESS_AUD), which must also say when it expires. */
+export async function verifyMemberAccess(env: ProxySettings, assertion: string): Promise<AccessIdentity> {
+  if (!memberAccessConfigured(env)) return { ok: false, reason: 'member sign-in with Cloudflare Access is not configured' };
+  return verifyAssertion(env.ACCESS_TEAM_DOMAIN!, assertion, env.MEMBER_ACCESS_AUD!, true);
+}
+
+/** The one check of an assertion: RS256 with the team's keys, issuer the team domain, the audience, not expired (and, with `needExp`, an `exp` at all). */
+async function verifyAssertion(teamDomain: string, assertion: string, audience: string, needExp: boolean): Promise<AccessIdentity> {
   if (assertion.length > 8192) return { ok: false, reason: 'the assertion is too long' };
-  const domain = env.ACCESS_TEAM_DOMAIN!.replace(/\/+$/, '');
+  const domain = teamDomain.replace(/\/+$/, '');
   try {
-    const { payload } = await jwtVerify(assertion, keySet(domain), { issuer: domain, audience: env.ACCESS_AUD!, algorithms: ['RS256'] });
+    const { payload } = await jwtVerify(assertion, keySet(domain), { issuer: domain, audience, algorithms: ['RS256'], ...(needExp ? { requiredClaims: ['exp'] } : {}) });
     const email = typeof payload.email === 'string' && payload.email ? payload.email : null;
     return email ? { ok: true, email: email.slice(0, 254) } : { ok: false, reason: 'the assertion names no email' };
   } catch (error) {

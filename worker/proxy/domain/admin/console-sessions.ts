@@ -54,12 +54,18 @@ export function closeSession(sql: SqlStorage, id: string): void {
   sql.exec('DELETE FROM console_sessions WHERE id_hash = ?', sha256Hex(id));
 }
 
+/** The longest source kept: longer ones (a forged header) are counted under their first 64 characters. */
+export const SOURCE_MAX = 64;
+
+/** How a source is stored and counted: the one form both use, so that a failure always counts against its source. */
+const sourceKey = (source: string): string => source.slice(0, SOURCE_MAX);
+
 /** Whether `source` may try to sign in now (fewer than the allowed failures in the window). */
 export function signinAllowed(sql: SqlStorage, source: string, now: number): boolean {
   sql.exec('DELETE FROM signin_failures WHERE at < ?', now - SIGNIN_WINDOW_MS);
-  return (sql.exec('SELECT COUNT(*) AS n FROM signin_failures WHERE source = ?', source).one().n as number) < SIGNIN_FAILURES_MAX;
+  return (sql.exec('SELECT COUNT(*) AS n FROM signin_failures WHERE source = ?', sourceKey(source)).one().n as number) < SIGNIN_FAILURES_MAX;
 }
 
 export function noteSigninFailure(sql: SqlStorage, source: string, now: number): void {
-  sql.exec('INSERT INTO signin_failures VALUES (?, ?)', source.slice(0, 64), now);
+  sql.exec('INSERT INTO signin_failures VALUES (?, ?)', sourceKey(source), now);
 }

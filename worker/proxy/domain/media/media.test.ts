@@ -57,7 +57,32 @@ describe('uploads', () => {
     expect(new Uint8Array(await r.arrayBuffer())).toEqual(mp4.subarray(10, 30));
     const tail = await get(up.body.url, { headers: { Range: 'bytes=-5' } });
     expect(new Uint8Array(await tail.arrayBuffer())).toEqual(mp4.subarray(mp4.length - 5));
-    expect((await get(up.body.url, { headers: { Range: `bytes=${mp4.length}-` } })).status).toBe(416);
+  });
+
+  it.each([
+    ['unsatisfiable', (n: number) => `bytes=${n}-`],
+    ['several ranges', () => 'bytes=0-9,20-29'],
+    ['another unit', () => 'items=0-9'],
+    ['malformed', () => 'bytes=abc'],
+  ])('a Range it does not serve (%s) is ignored: 200 with the whole body (RFC 9110)', async (_what, range) => {
+    const m = await member();
+    const mp4 = await fixture('sample.mp4');
+    const up = await upload(m, mp4, 'video/mp4');
+    const r = await get(up.body.url, { headers: { Range: range(mp4.length) } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-range')).toBeNull();
+    expect(r.headers.get('content-length')).toBe(String(mp4.length));
+    expect(new Uint8Array(await r.arrayBuffer())).toEqual(mp4);
+  });
+
+  it('an upload name loses its bidirectional overrides and isolates, so it reads as it is', async () => {
+    const m = await member();
+    const name = 'photo\u202Egpj.exe \u202A\u202B\u202C\u202D\u2066\u2067\u2068\u2069end';
+    const up = await upload(m, await fixture('sample.png'), 'image/png', `?name=${encodeURIComponent(name)}`);
+    expect(up.status).toBe(201);
+    expect(up.body.name).toBe('photogpj.exe end');
+    const listed = await appFetch('/proxy/uploads', { headers: { Authorization: `Bearer ${m.token}` } });
+    expect(((await listed.json()) as any).uploads.find((u: any) => u.id === up.body.id).name).toBe('photogpj.exe end');
   });
 
   it('a tampered or stretched signature is 403, an expired one 410, no listing', async () => {

@@ -7,25 +7,30 @@ import { objectKey, parseMediaId } from './media-ids';
 /**
  * `GET`/`HEAD /media/<id>?expires=&sig=`: the only way into the media store. A signed address
  * serves one object, with its type, length, ETag and byte ranges (206), cacheable until it
- * expires; a bad signature is 403, an expired one 410. There is no listing.
+ * expires; a `Range` it does not serve is ignored (200, the whole body); a bad signature is 403, an
+ * expired one 410. There is no listing.
  */
 
 /** A refusal of the media route: the proxy's error answer, never cached. */
 const json = (status: number, code: string, message: string) => toResponse(proxyError(status, code, message, undefined, { 'Cache-Control': 'no-store' }));
 
-/** One `bytes=` range, as R2 takes it; null for none; 'invalid' for a header we do not serve. */
-function parseRange(header: string | null, size: number): R2Range | null | 'invalid' {
+/**
+ * One satisfiable `bytes=` range, as R2 takes it, or null: no header, or one this route ignores.
+ * A server may ignore `Range` (RFC 9110, section 14.2), and this one ignores what it does not serve
+ * (several ranges, another unit, a malformed or unsatisfiable range): the whole body answers, 200.
+ */
+function parseRange(header: string | null, size: number): R2Range | null {
   if (!header) return null;
   const match = /^bytes=(\d{0,15})-(\d{0,15})$/.exec(header.trim());
-  if (!match || (!match[1] && !match[2])) return 'invalid';
+  if (!match || (!match[1] && !match[2])) return null;
   if (!match[1]) {
     const suffix = Number(match[2]);
-    return suffix === 0 ? 'invalid' : { suffix: Math.min(suffix, size) };
+    return suffix === 0 || size === 0 ? null : { suffix: Math.min(suffix, size) };
   }
   const offset = Number(match[1]);
-  if (offset >= size) return 'invalid';
+  if (offset >= size) return null;
   const end = match[2] ? Math.min(Number(match[2]), size - 1) : size - 1;
-  return end < offset ? 'invalid' : { offset, length: end - offset + 1 };
+  return end < offset ? null : { offset, length: end - offset + 1 };
 }
 
 export async function serveMedia(env: MediaEnv, request: Request, id: string): Promise<Response> {
@@ -54,10 +59,6 @@ export async function serveMedia(env: MediaEnv, request: Request, id: string): P
   head.writeHttpMetadata(headers);
   if (request.headers.get('if-none-match') === head.httpEtag) return new Response(null, { status: 304, headers });
   const range = parseRange(request.headers.get('range'), head.size);
-  if (range === 'invalid') {
-    headers.set('Content-Range', `bytes */${head.size}`);
-    return new Response(null, { status: 416, headers });
-  }
   const start = range === null ? 0 : 'suffix' in range ? head.size - range.suffix! : range.offset!;
   const length = range === null ? head.size : 'suffix' in range ? range.suffix! : range.length!;
   headers.set('Content-Length', String(length));

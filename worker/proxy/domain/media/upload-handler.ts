@@ -32,11 +32,17 @@ const NAME_MAX = 200;
 
 const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 
-/** A display name for the upload (`?name=`): at most 200 characters, control characters dropped. */
+/**
+ * Dropped from upload names: control characters, and the bidirectional embeddings, overrides and
+ * isolates (U+202A..U+202E, U+2066..U+2069), with which `photo<U+202E>gpj.exe` shows as `photoexe.jpg`.
+ */
+const NAME_DROPPED = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g;
+
+/** A display name for the upload (`?name=`): at most 200 characters, control and bidirectional formatting characters dropped. */
 export function uploadName(raw: string | undefined): { ok: true; name: string | null } | { ok: false; refusal: Refusal } {
   if (raw === undefined || raw === '') return { ok: true, name: null };
   if (raw.length > NAME_MAX) return { ok: false, refusal: { status: 400, code: 'invalid_parameter', message: `name: must be at most ${NAME_MAX} characters.`, param: 'name' } };
-  return { ok: true, name: raw.replace(/[\u0000-\u001f\u007f]/g, '') };
+  return { ok: true, name: raw.replace(NAME_DROPPED, '') || null };
 }
 
 /** The declared length: Content-Length is required, so that R2 takes the body as a stream and a too-large one is refused unread. */

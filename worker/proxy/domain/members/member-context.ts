@@ -1,3 +1,4 @@
+import type { MemberScope } from '../../../../shared';
 import type { ProxySettings } from '../../infra/settings/proxy-settings';
 import type { LedgerPort } from '../ledger/ledger-port';
 import type { TeamLibraryPort } from '../sharing/sharing-ports';
@@ -20,6 +21,8 @@ export interface MemberContext {
   tracker: TaskTracker;
   /** The member's video creates on their way to the service (resolved on the alarm if cut off). */
   creates: CreatesInFlight;
+  /** The models the member may spend on, and when their tokens expire (domain/members/member-scope.ts). */
+  scope: MemberScope;
   /** The assets the member created, followed to Active or Failed (asset.* webhook events). */
   assets: AssetFollower;
 }

@@ -9,7 +9,7 @@ import { readVideoCreate } from './create-body';
  * The body is checked as the create checks it (create-body.ts); one call to the ledger.
  */
 export async function quoteTask(m: MemberContext, rawBody: ArrayBuffer): Promise<ProxyResponse> {
-  const read = readVideoCreate(m.env, rawBody);
+  const read = readVideoCreate(m, rawBody);
   if ('refused' in read) return read.refused;
   return jsonResponse(200, await m.ledger().quote(m.memberId, pricedRequest(read.create.body)));
 }

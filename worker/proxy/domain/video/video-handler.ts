@@ -99,7 +99,7 @@ function serviceBusy(up: Upstream, param: string): ProxyResponse | null {
 /** `POST /v1/video/generations`: validated, idempotent, never retried by the proxy. */
 export async function createTask(m: MemberContext, rawBody: ArrayBuffer, idempotencyKey: string | null): Promise<ProxyResponse> {
   // The shape and the catalog first: nothing of an invalid body is hashed, kept or sent.
-  const read = readVideoCreate(m.env, rawBody);
+  const read = readVideoCreate(m, rawBody);
   if ('refused' in read) return read.refused;
   const { json, create: checked } = read;
   const { body } = checked;

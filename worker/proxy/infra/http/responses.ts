@@ -42,6 +42,13 @@ export const unauthorizedLibrary = (action: string) =>
 export const unauthorizedVideo = () =>
   videoFailure(401, videoError('unauthorized', 'A valid member token is required: Authorization: Bearer <member token>.', 'authentication_error'));
 
+/** Why every token of a member whose scope has expired is refused (docs/identity.md): the same code on every surface. */
+export const TOKEN_EXPIRED_MESSAGE = "Your access to this proxy has expired (your scope's expiresAt has passed); ask your team's admin to extend it.";
+
+export const expiredLibrary = (action: string) => libraryFailure(401, action, 'token_expired', TOKEN_EXPIRED_MESSAGE);
+
+export const expiredVideo = () => videoFailure(401, videoError('token_expired', TOKEN_EXPIRED_MESSAGE, 'authentication_error'));
+
 /**
  * The proxy's own error answer, `{"error":{"code","message"[,"param"]}}` (docs/proxy-api.md): the
  * one place its shape is written. The message is made a sentence; `param` names the field at fault.

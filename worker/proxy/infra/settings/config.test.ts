@@ -1,5 +1,6 @@
 import { createExecutionContext, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { OPEN_SCOPE } from '../../../../shared';
 import type { ProxyEnv } from './proxy-env';
 import app from '../../index';
 import { memberObject } from '../../objects/handles';
@@ -39,6 +40,7 @@ function asMember<T>(m: Member, vars: Partial<ProxyEnv>, fn: (ctx: MemberContext
       team: () => teamLibraryPort(env),
       tracker: new TaskTracker({ sql: state.storage.sql, env, ledger: () => ledgerPort(env), setAlarm: () => undefined, memberId: () => m.id, memberName: () => null }),
       creates: new CreatesInFlight({ sql: state.storage.sql, env, ledger: () => ledgerPort(env), armAlarm: () => undefined }),
+      scope: OPEN_SCOPE,
       assets: new AssetFollower({ sql: state.storage.sql, env, wanted: async () => false, ended: () => undefined, armAlarm: () => undefined }),
     }),
   );

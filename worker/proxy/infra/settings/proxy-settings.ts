@@ -29,6 +29,10 @@ export interface ProxySettings {
   ACCESS_AUD?: string;
   /** `off`: with Access configured, the admin token no longer signs in to the console. */
   ADMIN_TOKEN_SIGNIN?: string;
+  /** The audience tag of the Access application in front of `/connect/access`: member sign-in (docs/identity.md). */
+  MEMBER_ACCESS_AUD?: string;
+  /** `on`: member sign-in makes an unknown email a new member. */
+  ACCESS_AUTO_ENROLL?: string;
 }
 
 /** The secret values of the configuration: the logger and response scrubber never let them out. */

@@ -9,6 +9,7 @@ import { jsonLimit } from '../middleware/limits';
 import { ADMIN, ADMIN_REFUSALS, empty, errors, INVALID_JSON, json, jsonBody, TOO_LARGE_JSON } from '../openapi/route-docs';
 import { adminAuth, type AdminVars } from './admin-auth';
 import { gatewayAdmin } from './gateway-routes';
+import { identityAdmin } from './identity-admin-routes';
 import { libraryAdmin } from './library-admin-routes';
 import { toResponse } from '../../infra/http/responses';
 import { webhookRoutes } from '../webhooks/webhook-routes';
@@ -25,13 +26,17 @@ adminRoutes.post('/members', describeRoute({
   summary: 'Add a member: the token is shown only in this answer',
   tags: ['admin'],
   security: ADMIN,
-  requestBody: jsonBody(memberAddSchema, '`name`: 1 to 100 characters (trimmed).'),
-  responses: { 201: json('The member and its token.', addedMemberSchema), ...errors({ 400: INVALID_JSON, ...ADMIN_REFUSALS, 413: TOO_LARGE_JSON }) },
+  requestBody: jsonBody(memberAddSchema, '`name`: 1 to 100 characters (trimmed); `email` (optional): the address Cloudflare Access names the member by, for member sign-in.'),
+  responses: {
+    201: json('The member and its token.', addedMemberSchema),
+    ...errors({ 400: INVALID_JSON, ...ADMIN_REFUSALS, 409: '`email_taken`: another active member has this email.', 413: TOO_LARGE_JSON }),
+  },
 }), async (c) => {
   const body = await readJsonBody(c, memberAddSchema, contextError(c));
   if ('refused' in body) return body.refused;
-  const added = await directoryObject(c.env).add(body.value.name);
-  await ledgerObject(c.env).audit(c.get('actor'), 'member.add', added.id, { name: added.name });
+  const added = await directoryObject(c.env).add(body.value.name, body.value.email ?? null);
+  if (added === 'email_taken') return contextError(c)(409, 'email_taken', 'email: another active member has this email; an email names one member.', 'email');
+  await ledgerObject(c.env).audit(c.get('actor'), 'member.add', added.id, { name: added.name, ...(added.email ? { email: added.email } : {}) });
   return c.json(added, 201);
 });
 
@@ -66,6 +71,7 @@ adminRoutes.post('/members/:id/token', describeRoute({
 
 adminRoutes.route('/', gatewayAdmin);
 adminRoutes.route('/', libraryAdmin);
+adminRoutes.route('/', identityAdmin);
 // The team's webhook (docs/webhooks.md): kept and sent by the team ledger; changes are audited (never the URL or the secret).
 adminRoutes.route('/', webhookRoutes({
   whose: 'the team\'s',

@@ -79,7 +79,7 @@ describe('GET /admin/members', () => {
     const ids = r.body.members.map((m: { id: string }) => m.id);
     expect(ids).toEqual(expect.arrayContaining([a.id, b.id]));
     for (const m of r.body.members) {
-      expect(Object.keys(m).sort()).toEqual(['createdAt', 'id', 'name', 'revoked']);
+      expect(Object.keys(m).sort()).toEqual(['createdAt', 'id', 'name', 'revoked', 'scope']);
       expect(Number.isNaN(Date.parse(m.createdAt))).toBe(false);
     }
     expect(r.body.members.find((m: { id: string }) => m.id === a.id)).toMatchObject({ name: 'listed-a', revoked: false });

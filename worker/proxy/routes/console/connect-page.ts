@@ -11,6 +11,7 @@ export function connectPage(c: Context) {
   const zh = pickLanguage(c.req.query('lang'), undefined, c.req.header('accept-language')) === 'zh-CN';
   c.header('Content-Security-Policy', "default-src 'none'; style-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
   c.header('X-Frame-Options', 'DENY');
+  c.header('X-Content-Type-Options', 'nosniff');
   c.header('Referrer-Policy', 'no-referrer');
   c.header('Cache-Control', 'no-store');
   return c.html(html`<!doctype html>

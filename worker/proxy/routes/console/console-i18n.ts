@@ -1,6 +1,9 @@
 /** The console's words, in English and Simplified Chinese (as the extension). */
 
+import { IDENTITY_EN, IDENTITY_ZH } from './console-identity-i18n';
+
 const EN = {
+  ...IDENTITY_EN,
   title: 'Arkbridge console',
   skip: 'Skip to content',
   'nav.members': 'Members',
@@ -161,6 +164,7 @@ const EN = {
 export type ConsoleKey = keyof typeof EN;
 
 const ZH: Record<ConsoleKey, string> = {
+  ...IDENTITY_ZH,
   title: 'Arkbridge 控制台',
   skip: '跳到正文',
   'nav.members': '成员',

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { MemberGroupList, MemberProfile, ShareRole } from '../../../../shared';
 import { api, failure, formOf, note, refused, render, type C, type ConsoleEnv } from './console-kit';
+import { identityForms, identitySection } from './console-identity';
 import { csrfField } from './console-page';
 import type { ConsoleKey } from './console-i18n';
 
@@ -39,6 +40,7 @@ async function memberPage(c: C, id: string, message?: { text: string; ok: boolea
     : '';
   return render(c, t('library.title', { name: profile.name }), html`<h1>${t('library.title', { name: profile.name })}${profile.revoked ? html` <span class="muted">(${t('members.revoked')})</span>` : ''}</h1>
     ${note(message?.text, message?.ok)}
+    ${await identitySection(c, profile)}
     <h2>${t('library.groups')}</h2>
     ${rows.length
       ? html`<div class="table-wrap"><table><thead><tr><th scope="col">${t('library.group')}</th><th scope="col">${t('library.team')}</th><th scope="col">${t('library.members')}</th></tr></thead><tbody>${rows}</tbody></table></div>`
@@ -48,6 +50,7 @@ async function memberPage(c: C, id: string, message?: { text: string; ok: boolea
 }
 
 libraryPages.get('/members/:id', (c) => memberPage(c, c.req.param('id')));
+libraryPages.route('/', identityForms(memberPage));
 
 libraryPages.post('/members/:id/transfer', async (c) => {
   const form = await formOf(c);

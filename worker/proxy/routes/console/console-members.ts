@@ -3,6 +3,7 @@ import { html, raw } from 'hono/html';
 import type { MemberBudgetOverview, MemberProfile } from '../../../../shared';
 import { qrSvg } from './connect-qr';
 import { api, date, failure, formOf, moneyOf, note, numberOrNull, refused, render, type C, type ConsoleEnv } from './console-kit';
+import { scopeSummary } from './console-identity';
 import { csrfField } from './console-page';
 
 /** The Members page: the team with budgets and latest tasks; add, rotate, revoke, set a budget. */
@@ -22,13 +23,14 @@ async function membersPage(c: C, message?: { text: string; ok: boolean }) {
     const last = budget.lastTaskAt;
     const limit = budget.limit === null ? t('members.unlimited') : moneyOf(budget.limit, budget.currency);
     return html`<tr>
-      <td><a href="/console/members/${m.id}" aria-label="${t('library.open')}: ${m.name}">${m.name}</a>${m.revoked ? html` <span class="muted">(${t('members.revoked')})</span>` : ''}</td>
+      <td><a href="/console/members/${m.id}" aria-label="${t('library.open')}: ${m.name}">${m.name}</a>${m.revoked ? html` <span class="muted">(${t('members.revoked')})</span>` : ''}${m.email ? html`<br><span class="muted">${m.email}</span>` : ''}</td>
       <td><code>${m.id}</code></td>
       <td>${date(m.createdAt)}</td>
       <td>${date(last)}</td>
       <td class="num">${moneyOf(budget.spent, budget.currency)}</td>
       <td class="num">${budget.running}${budget.maxRunning === null ? '' : ` / ${budget.maxRunning}`}</td>
       <td>${limit} ${t(`period.${budget.period}`)}</td>
+      <td>${m.scope ? scopeSummary(t, m.scope) : ''}</td>
       <td>${m.revoked ? '' : html`
         <form method="post" action="/console/members/${m.id}/budget" class="inline" aria-label="${t('members.budget')}: ${m.name}">
           ${csrfField(c.var.signed.csrf)}
@@ -48,13 +50,14 @@ async function membersPage(c: C, message?: { text: string; ok: boolean }) {
     ${note(message?.text, message?.ok)}
     ${members.length
       ? html`<div class="table-wrap"><table>
-          <thead><tr><th scope="col">${t('members.name')}</th><th scope="col">${t('members.id')}</th><th scope="col">${t('members.created')}</th><th scope="col">${t('members.lastActivity')}</th><th scope="col" class="num">${t('members.spent')}</th><th scope="col" class="num">${t('members.running')}</th><th scope="col">${t('members.budget')}</th><th scope="col">${t('members.actions')}</th></tr></thead>
+          <thead><tr><th scope="col">${t('members.name')}</th><th scope="col">${t('members.id')}</th><th scope="col">${t('members.created')}</th><th scope="col">${t('members.lastActivity')}</th><th scope="col" class="num">${t('members.spent')}</th><th scope="col" class="num">${t('members.running')}</th><th scope="col">${t('members.budget')}</th><th scope="col">${t('members.access')}</th><th scope="col">${t('members.actions')}</th></tr></thead>
           <tbody>${rows}</tbody></table></div>`
       : html`<p>${t('members.none')}</p>`}
     <h2 id="add-title">${t('members.addTitle')}</h2>
     <form method="post" action="/console/members" aria-labelledby="add-title">
       ${csrfField(c.var.signed.csrf)}
       <div class="field"><label for="name">${t('members.name')}</label><input id="name" name="name" required maxlength="100" autocomplete="off"></div>
+      <div class="field"><label for="new-email">${t('members.emailOptional')}</label><input id="new-email" name="email" type="email" maxlength="254" autocomplete="off"></div>
       <button type="submit">${t('members.add')}</button>
     </form>`, 'members');
 }
@@ -77,7 +80,8 @@ function tokenPage(c: C, name: string, token: string) {
 memberPages.post('/members', async (c) => {
   const form = await formOf(c);
   if (!form) return refused(c);
-  const added = await api<{ id: string; name: string; token: string }>(c, 'POST', '/members', { name: form.name ?? '' });
+  const email = (form.email ?? '').trim();
+  const added = await api<{ id: string; name: string; token: string }>(c, 'POST', '/members', { name: form.name ?? '', ...(email ? { email } : {}) });
   const problem = failure(added);
   return problem ? membersPage(c, { text: problem, ok: false }) : tokenPage(c, added.body.name, added.body.token);
 });

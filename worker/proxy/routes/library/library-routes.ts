@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { ACTIONS, API_VERSION, libraryEnvelopeSchema, librarySchemas } from '../../../../shared';
-import { unauthorizedLibrary } from '../../infra/http/responses';
+import { expiredLibrary, unauthorizedLibrary } from '../../infra/http/responses';
 import { memberAnswer, memberAuth, type MemberEnv } from '../middleware/member-auth';
 import { libraryLimit } from '../middleware/limits';
 import { envelopeErrors, IDEMPOTENCY_KEY, json, MEMBER, oneOfBodies } from '../openapi/route-docs';
@@ -38,7 +38,7 @@ libraryRoutes.post('/', describeRoute({
       504: '`UpstreamTimeout`: no answer within `UPSTREAM_TIMEOUT_MS`.',
     }),
   },
-}), memberAuth((c) => unauthorizedLibrary(c.req.query('Action') ?? '')), libraryLimit, async (c) => {
+}), memberAuth((c) => unauthorizedLibrary(c.req.query('Action') ?? ''), (c) => expiredLibrary(c.req.query('Action') ?? '')), libraryLimit, async (c) => {
   const action = c.req.query('Action') ?? '';
   c.set('operation', action);
   const { state, tokenHash } = c.get('member');

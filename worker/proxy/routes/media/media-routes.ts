@@ -18,9 +18,8 @@ mediaRoutes.on(['GET', 'HEAD'], '/:id', describeRoute({
   ],
   responses: {
     200: { description: 'The bytes (none for HEAD).', content: { '*/*': {} } },
-    206: { description: 'The `Range` asked for.', content: { '*/*': {} } },
+    206: { description: 'The `Range` asked for (one satisfiable range; any other `Range` is ignored: 200).', content: { '*/*': {} } },
     304: empty('`If-None-Match` matched the `ETag`.'),
-    416: empty('The `Range` cannot be satisfied.'),
     ...errors({ 403: '`forbidden`: the signature does not match.', 404: '`not_found`: no such media.', 410: '`expired`: past its expiry; ask for a fresh address.', 503: '`media_store_not_configured`: the operator has not set `MEDIA_URL_SECRET`.' }),
   },
 }), (c) => serveMedia(c.env, c.req.raw, c.req.param('id')));

@@ -1,6 +1,10 @@
 import type * as v from 'valibot';
 import type {
   addedMemberSchema,
+  createdTokenSchema,
+  memberProfileSchema,
+  memberScopeSchema,
+  tokenListSchema,
   auditListSchema,
   AuditEntry,
   budgetStateSchema,
@@ -43,7 +47,12 @@ type Fits<Answer, Schema extends v.GenericSchema> = [Answer] extends [v.InferOut
 type Assert<T extends true> = T;
 
 export type AnswerShapes = [
-  Assert<Fits<Awaited<ReturnType<MemberDirectory['add']>>, typeof addedMemberSchema>>,
+  Assert<Fits<Exclude<Awaited<ReturnType<MemberDirectory['add']>>, string>, typeof addedMemberSchema>>,
+  Assert<Fits<NonNullable<Awaited<ReturnType<MemberDirectory['setScope']>>>, typeof memberScopeSchema>>,
+  Assert<Fits<Exclude<NonNullable<Awaited<ReturnType<MemberDirectory['setEmail']>>>, string>, typeof memberProfileSchema>>,
+  Assert<Fits<{ tokens: NonNullable<ReturnType<MemberState['tokens']>> }, typeof tokenListSchema>>,
+  Assert<Fits<{ tokens: NonNullable<ReturnType<MemberState['adminTokens']>> }, typeof tokenListSchema>>,
+  Assert<Fits<Exclude<NonNullable<ReturnType<MemberState['addToken']>>, string>, typeof createdTokenSchema>>,
   Assert<Fits<{ members: Awaited<ReturnType<MemberDirectory['list']>> }, typeof memberListSchema>>,
   Assert<Fits<NonNullable<Awaited<ReturnType<MemberState['me']>>>, typeof memberSelfSchema>>,
   Assert<Fits<Consent, typeof consentRecordSchema>>,

@@ -12,13 +12,14 @@ import { ORIGIN, proxyFetch } from '../../testing/proxy-test-client';
 
 /**
  * Routes the app serves that are left out of the document on purpose: pages for people, not API.
- * Each is matched as a path or a path prefix (`/console`, `/console/...`).
+ * Each is matched as a path or a path prefix (`/console`, `/console/...`), or only as itself (`exact`).
  */
-const NOT_API: readonly { path: string; reason: string }[] = [
+const NOT_API: readonly { path: string; reason: string; exact?: boolean }[] = [
   { path: '/console', reason: 'the admin console: server-rendered HTML pages and forms over the admin API (docs/console.md)' },
-  { path: '/connect', reason: 'the HTML page a member\'s connect link lands on in a browser (docs/console.md)' },
+  // Only the page: member sign-in below it (/connect/access, /connect/methods) is API.
+  { path: '/connect', exact: true, reason: 'the HTML page a member\'s connect link lands on in a browser (docs/console.md)' },
 ];
-const notApi = (path: string) => NOT_API.some((page) => path === page.path || path.startsWith(`${page.path}/`));
+const notApi = (path: string) => NOT_API.some((page) => path === page.path || (!page.exact && path.startsWith(`${page.path}/`)));
 
 const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -77,6 +78,13 @@ describe('GET /openapi.json', () => {
     expect(documented.filter((route) => !api.includes(route)), 'in the document but not served (or a page left out)').toEqual([]);
     // The comparison sees what it should: the member, admin and media routes are there.
     expect(api).toEqual(expect.arrayContaining(['POST /api/v3', 'GET /v1/video/generations/{id}', 'DELETE /admin/members/{id}', 'HEAD /media/{id}', 'GET /openapi.json']));
+    // Member identity (docs/identity.md).
+    expect(api).toEqual(
+      expect.arrayContaining([
+        'PUT /admin/members/{id}/scope', 'PUT /admin/members/{id}/email', 'GET /admin/members/{id}/tokens', 'DELETE /admin/members/{id}/tokens/{tokenId}',
+        'POST /proxy/tokens', 'GET /proxy/tokens', 'DELETE /proxy/tokens/{tokenId}', 'GET /connect/access', 'GET /connect/methods',
+      ]),
+    );
     expect(api.length).toBeGreaterThanOrEqual(31);
     // The webhooks' routes, the member's and the team's (docs/webhooks.md).
     const webhook = ['GET', 'PUT', 'DELETE'].map((method) => `${method} /webhook`).concat(['POST /webhook/secret', 'GET /webhook/deliveries']);
@@ -96,8 +104,11 @@ describe('GET /openapi.json', () => {
       if (/^\/(api\/v3|v1\/|proxy\/)/.test(path)) expect(schemes, route).toEqual(['memberToken']);
       else if (path.startsWith('/admin/')) expect(schemes, route).toEqual(['adminToken', 'cloudflareAccess', 'consoleSession']);
       else if (path.startsWith('/media/')) expect(schemes, route).toEqual(['mediaSignature']);
+      // Member sign-in: the members' Cloudflare Access application in front (docs/identity.md).
+      else if (path === '/connect/access') expect(schemes, route).toEqual(['cloudflareAccess']);
       else expect(schemes, route).toEqual([]);
-      expect(Object.keys(operation.responses).some((status) => /^2/.test(status)), route).toBe(true);
+      // A success, or (member sign-in) the redirect that hands the token over.
+      expect(Object.keys(operation.responses).some((status) => (path === '/connect/access' ? /^302$/ : /^2/).test(status)), route).toBe(true);
       expect(operation.responses['500'], route).toBeDefined();
       if (schemes.length && !schemes.includes('mediaSignature')) expect(operation.responses['401'], route).toBeDefined();
     }

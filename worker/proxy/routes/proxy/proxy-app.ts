@@ -6,13 +6,14 @@ import { proxyAuth } from './proxy-auth';
 import { uploadRoutes } from './upload-routes';
 import { galleryRoutes } from './gallery-routes';
 import { sharingRoutes } from './sharing-routes';
+import { tokenRoutes } from './token-routes';
 import { memberAnswer } from '../middleware/member-auth';
 import { memberError } from '../answers';
 import { MEMBER, UNAUTHORIZED_MEMBER } from '../openapi/route-docs';
 import { webhookRoutes } from '../webhooks/webhook-routes';
 import { proxyUnauthorized } from './proxy-auth';
 
-/** `/proxy/*`: what the proxy adds for members (their records, consents, usage, uploads), behind the member token. */
+/** `/proxy/*`: what the proxy adds for members (their records, consents, usage, uploads, tokens), behind the member token. */
 export const proxyApp = new Hono<MemberEnv>();
 
 proxyApp.use('*', proxyAuth);
@@ -23,6 +24,7 @@ proxyApp.route('/', memberRoutes);
 proxyApp.route('/', uploadRoutes);
 proxyApp.route('/', sharingRoutes);
 proxyApp.route('/', galleryRoutes);
+proxyApp.route('/', tokenRoutes);
 // The member's own webhook (docs/webhooks.md): kept and sent by the member's object.
 proxyApp.route('/', webhookRoutes({
   whose: 'the caller\'s',

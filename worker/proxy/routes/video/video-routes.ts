@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { modelListSchema, videoCreateAnswerSchema, videoCreateSchema, videoTaskAnswerSchema } from '../../../../shared';
-import { unauthorizedVideo } from '../../infra/http/responses';
+import { expiredVideo, unauthorizedVideo } from '../../infra/http/responses';
 import { memberAnswer, memberAuth, type MemberEnv } from '../middleware/member-auth';
 import { videoCreateLimit } from '../middleware/limits';
 import { errors, IDEMPOTENCY_KEY, json, jsonBody, MEMBER, UNAUTHORIZED_MEMBER } from '../openapi/route-docs';
@@ -17,7 +17,7 @@ const SERVICE_ERRORS = {
   504: '`upstream_timeout`: no answer within `UPSTREAM_TIMEOUT_MS`.',
 };
 
-videoRoutes.use('*', memberAuth(unauthorizedVideo));
+videoRoutes.use('*', memberAuth(unauthorizedVideo, expiredVideo));
 
 videoRoutes.get('/models', describeRoute({
   summary: 'The service\'s model list, passed through',
