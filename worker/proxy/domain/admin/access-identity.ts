@@ -7,7 +7,7 @@ import type { ProxySettings } from '../../infra/settings/proxy-settings';
  * token is verified here (RS256 against the team's published keys, issuer, audience, expiry), never
  * trusted because Access is assumed to be in front. Member sign-in (`/connect/access`,
  * docs/identity.md) verifies its assertions here too, against its own application's audience
- * (MEMBER_ACCESS_AUD), and also refuses one without an expiry.
+ * (MEMBER_ACCESS_AUD). Both refuse an assertion without an expiry.
  * @see https://developers.cloudflare.com/cloudflare-one/identity/authorization-cookie/validating-json/
  */
 
@@ -34,21 +34,25 @@ export const memberAccessConfigured = (env: ProxySettings): boolean => Boolean(e
 /** The identity an assertion proves to the admin's application (ACCESS_AUD), or why it proves none. */
 export async function verifyAccess(env: ProxySettings, assertion: string): Promise<AccessIdentity> {
   if (!accessConfigured(env)) return { ok: false, reason: 'Cloudflare Access is not configured' };
-  return verifyAssertion(env.ACCESS_TEAM_DOMAIN!, assertion, env.ACCESS_AUD!, false);
+  return verifyAssertion(env.ACCESS_TEAM_DOMAIN!, assertion, env.ACCESS_AUD!);
 }
 
-/** The identity an assertion proves to the members' application (MEMBER_ACCESS_AUD), which must also say when it expires. */
+/** The identity an assertion proves to the members' application (MEMBER_ACCESS_AUD). */
 export async function verifyMemberAccess(env: ProxySettings, assertion: string): Promise<AccessIdentity> {
   if (!memberAccessConfigured(env)) return { ok: false, reason: 'member sign-in with Cloudflare Access is not configured' };
-  return verifyAssertion(env.ACCESS_TEAM_DOMAIN!, assertion, env.MEMBER_ACCESS_AUD!, true);
+  return verifyAssertion(env.ACCESS_TEAM_DOMAIN!, assertion, env.MEMBER_ACCESS_AUD!);
 }
 
-/** The one check of an assertion: RS256 with the team's keys, issuer the team domain, the audience, not expired (and, with `needExp`, an `exp` at all). */
-async function verifyAssertion(teamDomain: string, assertion: string, audience: string, needExp: boolean): Promise<AccessIdentity> {
+/**
+ * The one check of an assertion, for the console and for members alike: RS256 with the team's keys,
+ * issuer the team domain, the audience, an `exp` at all (Access always sets one; a token without it
+ * would be good forever) and not past it.
+ */
+async function verifyAssertion(teamDomain: string, assertion: string, audience: string): Promise<AccessIdentity> {
   if (assertion.length > 8192) return { ok: false, reason: 'the assertion is too long' };
   const domain = teamDomain.replace(/\/+$/, '');
   try {
-    const { payload } = await jwtVerify(assertion, keySet(domain), { issuer: domain, audience, algorithms: ['RS256'], ...(needExp ? { requiredClaims: ['exp'] } : {}) });
+    const { payload } = await jwtVerify(assertion, keySet(domain), { issuer: domain, audience, algorithms: ['RS256'], requiredClaims: ['exp'] });
     const email = typeof payload.email === 'string' && payload.email ? payload.email : null;
     return email ? { ok: true, email: email.slice(0, 254) } : { ok: false, reason: 'the assertion names no email' };
   } catch (error) {

@@ -29,7 +29,7 @@ async function session() {
   return { cookie: `arkbridge_console=${cookie}`, csrf };
 }
 
-async function accessJwt(claims: Record<string, unknown>, options: { key?: 'team' | 'other'; expiresIn?: string | number } = {}) {
+async function accessJwt(claims: Record<string, unknown>, options: { key?: 'team' | 'other'; expiresIn?: string | number | null } = {}) {
   const r = await fetch(`${mediaUrl}/access/sign`, { method: 'POST', body: JSON.stringify({ claims, ...options }) });
   return ((await r.json()) as { jwt: string }).jwt;
 }
@@ -179,6 +179,7 @@ describe('Cloudflare Access', () => {
     ['a wrong issuer', () => accessJwt({ ...goodClaims(), iss: 'https://evil.cloudflareaccess.com' })],
     ['a key not in the team’s set', () => accessJwt(goodClaims(), { key: 'other' })],
     ['an expired assertion', () => accessJwt(goodClaims(), { expiresIn: Math.floor(Date.now() / 1000) - 60 })],
+    ['an assertion that never expires (no exp)', () => accessJwt(goodClaims(), { expiresIn: null })],
     ['junk', async () => 'not.a.jwt'],
   ])('%s is refused, never a pass', async (_what, make) => {
     const jwt = await make();
