@@ -198,8 +198,8 @@ describe('fuzz the sandbox helpers and pages', () => {
       cases: fc.tuple(
         fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'),
         // /h5/portrait/{h5} answers HTML pages: fuzzed on its own above.
-        fc.constantFrom('/', '/api/v3', '/api/v3/', '/v1/models', '/v1/video/generations', '/v1/video/generations/', '/sandbox/', '/sandbox/stats/x', '/h5/', '/sandbox/videos/', '/sandbox/media/'),
-        hostileParam(['x.mp4', 'portrait.png']),
+        fc.constantFrom('/', '/api/v3', '/api/v3/', '/v1/models', '/v1/video/generations', '/v1/video/generations/', '/sandbox/', '/sandbox/stats/x', '/h5/', '/sandbox/videos/', '/sandbox/frames/', '/sandbox/media/'),
+        hostileParam(['x.mp4', 'x.png', 'portrait.png']),
       ),
       // GET /sandbox/stats and DELETE /sandbox/stats are left out: they are not input handling.
       send: ([method, base, tail]) => appFetch(`${base}${segment(tail)}`, { method }),

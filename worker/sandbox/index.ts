@@ -3,10 +3,11 @@ import { HTTPException } from 'hono/http-exception';
 import { clip } from '../../shared';
 import { accountBook } from './accounts';
 import type { SandboxEnv } from './env';
-import { portraitImage, resultVideo, serveBytes } from './media/files';
+import { portraitImage, serveBytes } from './media/files';
 import { errorResponse, limitBodies } from './routes/body';
 import { advanceClock, resetStats, setFault, stats } from './routes/test-helper-routes';
 import { libraryRoute } from './routes/library-route';
+import { lastFrameRoute, resultVideoRoute } from './routes/output-routes';
 import { completePortrait, h5Page } from './routes/portrait-routes';
 import { service } from './routes/service-object';
 import { createVideo, getVideo, listModels } from './routes/video-routes';
@@ -31,13 +32,8 @@ app.post('/sandbox/clock', advanceClock);
 app.get('/sandbox/stats', stats);
 app.delete('/sandbox/stats', resetStats);
 
-app.get('/sandbox/videos/:file{[A-Za-z0-9-]+\\.mp4}', async (c) => {
-  const id = c.req.param('file').replace(/\.mp4$/, '');
-  const state = await service(c.env).videoAvailable(id);
-  if (state === 'missing') return c.json({ error: 'not_found', message: 'No completed video has this id.' }, 404);
-  if (state === 'expired') return c.json({ error: 'expired', message: 'This video link has expired (24 hours after completion).' }, 410);
-  return serveBytes(c.req.raw, resultVideo, 'video/mp4');
-});
+app.get('/sandbox/videos/:file{[A-Za-z0-9-]+\\.mp4}', resultVideoRoute);
+app.get('/sandbox/frames/:file{[A-Za-z0-9-]+\\.png}', lastFrameRoute);
 app.get('/sandbox/media/portrait.png', (c) => serveBytes(c.req.raw, portraitImage, 'image/png'));
 
 app.get('/', (c) => {

@@ -1,9 +1,10 @@
-import { PORTRAIT_PNG, RESULT_MP4 } from './embedded';
+import { PORTRAIT_PNG, RESULT_LAST_FRAME_PNG, RESULT_MP4 } from './embedded';
 
 const decode = (base64: string): Uint8Array => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
 
 /** Decoded once per isolate. */
 export const resultVideo = decode(RESULT_MP4);
+export const lastFrameImage = decode(RESULT_LAST_FRAME_PNG);
 export const portraitImage = decode(PORTRAIT_PNG);
 
 /** Longest Range header read (`bytes=<start>-<end>` needs far less); a longer one is ignored. */

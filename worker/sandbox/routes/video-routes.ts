@@ -57,10 +57,11 @@ export async function createVideo(c: C): Promise<Response> {
     return c.json(invalidParameter(problem.field, problem.message), 400);
   }
   const { body, references } = checked.value;
-  // The task keeps only the model, its references and what its output size and length depend on
-  // (for `usage`); a long prompt need not cross to storage.
-  const { model, resolution, ratio, duration, frames } = body;
-  const outcome = await service(c.env).createTask(entered.account.name, { model, resolution, ratio, duration, frames }, references, new URL(c.req.url).origin);
+  // The task keeps only the model, its references and what its output depends on (size and length
+  // for `usage` and the video, the last frame); a long prompt need not cross to storage.
+  const { model, resolution, ratio, duration, frames, return_last_frame } = body;
+  const kept = { model, resolution, ratio, duration, frames, return_last_frame };
+  const outcome = await service(c.env).createTask(entered.account.name, kept, references, new URL(c.req.url).origin);
   return outcome.ok ? c.json(outcome.task) : c.json(outcome.body, outcome.status as 400);
 }
 

@@ -24,7 +24,9 @@ CREATE TABLE IF NOT EXISTS tasks (
   download TEXT NOT NULL,            -- pending | ok | failed
   error TEXT NOT NULL DEFAULT '',
   created_at INTEGER NOT NULL, refs_done_at INTEGER,
-  completion_tokens INTEGER);         -- usage reported once completed; null on tasks older than it
+  completion_tokens INTEGER,          -- usage reported once completed; null on tasks older than it
+  video_seconds REAL,                 -- length of the video served; null on tasks older than it (the 2 s fixture)
+  last_frame INTEGER NOT NULL DEFAULT 0); -- 1 when the create asked return_last_frame
 CREATE TABLE IF NOT EXISTS faults (
   target TEXT PRIMARY KEY, status INTEGER NOT NULL, remaining INTEGER NOT NULL,
   retry_after INTEGER, task_status TEXT, delay_ms INTEGER NOT NULL DEFAULT 0);
@@ -39,6 +41,8 @@ CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
  */
 const ADDED_COLUMNS: readonly { table: string; column: string; definition: string }[] = [
   { table: 'tasks', column: 'completion_tokens', definition: 'INTEGER' },
+  { table: 'tasks', column: 'video_seconds', definition: 'REAL' },
+  { table: 'tasks', column: 'last_frame', definition: 'INTEGER NOT NULL DEFAULT 0' },
 ];
 
 /**

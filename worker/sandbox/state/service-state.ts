@@ -81,14 +81,9 @@ export class ServiceState extends DurableObject<SandboxSettings> {
     return row ? tasks.taskView(ctx, row) : null;
   }
 
-  /** Whether a result video may be served: the task completed less than 24 hours ago. */
-  videoAvailable(id: string): 'ok' | 'missing' | 'expired' {
-    const ctx = this.#ctx();
-    const row = ctx.sql.exec('SELECT account FROM tasks WHERE id = ?', id).toArray()[0] as { account: string } | undefined;
-    if (!row) return 'missing';
-    const task = tasks.taskView(ctx, tasks.ownTask(ctx, row.account, id)!);
-    if (task.status !== 'completed') return 'missing';
-    return ctx.now - task.completed_at! * 1000 > 24 * 3600 * 1000 ? 'expired' : 'ok';
+  /** A completed task's output (its length, whether it has a last frame, whether its links expired). */
+  taskOutput(id: string): tasks.TaskOutput | null {
+    return tasks.taskOutput(this.#ctx(), id);
   }
 
   portraitPage(h5: string): portrait.PageState {

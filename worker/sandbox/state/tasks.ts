@@ -1,4 +1,4 @@
-import { clip, completionTokens, isKnownModel, videoError, invalidParameter, type Reference, type VideoApiError, type VideoCreateBody, type VideoTask } from '../../../shared';
+import { clip, completionTokens, isKnownModel, modelSpec, videoError, invalidParameter, type Reference, type VideoApiError, type VideoCreateBody, type VideoTask } from '../../../shared';
 import { ownAsset, readinessOf } from './assets';
 import { upgradeSchema } from './service-schema';
 import { rows, type Ctx } from './state-context';
@@ -16,6 +16,10 @@ export interface TaskRow {
   refs_done_at: number | null;
   /** Output tokens of the finished video, fixed at the create; null on a task stored before the column. */
   completion_tokens: number | null;
+  /** Seconds of the video served; null on a task stored before the column (the 2 s fixture). */
+  video_seconds: number | null;
+  /** 1 when the create asked `return_last_frame`. */
+  last_frame: number;
 }
 
 /** A reference the sandbox still has to fetch before the task can succeed. */
@@ -85,8 +89,9 @@ export function createTask(ctx: Ctx, account: string, body: VideoCreateBody, ref
   const tokens = completionTokens({ model: body.model, resolution: body.resolution, ratio: body.ratio, duration: body.duration, frames: body.frames });
   upgradeOnce(ctx.sql);
   ctx.sql.exec(
-    'INSERT INTO tasks (id, account, model, refs, download, created_at, refs_done_at, completion_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO tasks (id, account, model, refs, download, created_at, refs_done_at, completion_tokens, video_seconds, last_frame) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     id, account, body.model, JSON.stringify(pending), pending.length ? 'pending' : 'ok', ctx.now, pending.length ? null : ctx.now, tokens,
+    videoSeconds(body), body.return_last_frame === true ? 1 : 0,
   );
   return { ok: true, task: taskView(ctx, ownTask(ctx, account, id)!) };
 }
@@ -97,6 +102,40 @@ export function ownTask(ctx: Ctx, account: string, id: string): TaskRow | undefi
 }
 
 export const videoUrl = (origin: string, id: string) => `${origin}/sandbox/videos/${id}.mp4`;
+export const lastFrameUrl = (origin: string, id: string) => `${origin}/sandbox/frames/${id}.png`;
+
+/** What `duration: -1` (the model picks) makes in the sandbox. */
+export const MODEL_PICK_SECONDS = 5;
+
+/**
+ * How long the task's video lasts: the create's `duration`, else its `frames` at 24 per second,
+ * else the model's default (the create checks have refused what the model does not take).
+ */
+export function videoSeconds(body: Pick<VideoCreateBody, 'model' | 'duration' | 'frames'>): number {
+  if (body.duration === -1) return MODEL_PICK_SECONDS;
+  if (body.duration !== undefined) return body.duration;
+  if (body.frames !== undefined) return body.frames / 24;
+  return modelSpec(body.model).defaults?.duration ?? MODEL_PICK_SECONDS;
+}
+
+/** A completed task's output as the media routes serve it; null while there is none to serve. */
+export interface TaskOutput {
+  expired: boolean;
+  /** Null on a task stored before lengths were kept: it serves the 2 s fixture. */
+  seconds: number | null;
+  lastFrame: boolean;
+}
+
+export function taskOutput(ctx: Ctx, id: string): TaskOutput | null {
+  upgradeOnce(ctx.sql);
+  const row = rows<TaskRow>(ctx.sql, 'SELECT * FROM tasks WHERE id = ?', id)[0];
+  if (!row) return null;
+  const task = taskView(ctx, row);
+  if (task.status !== 'completed') return null;
+  // The service's links die 24 hours after completion.
+  const expired = ctx.now - task.completed_at! * 1000 > 24 * 3600 * 1000;
+  return { expired, seconds: row.video_seconds, lastFrame: row.last_frame === 1 };
+}
 
 /**
  * The task as the service reports it now: queued while its references download and for the
@@ -119,5 +158,8 @@ export function taskView(ctx: Ctx, row: TaskRow): VideoTask {
     return { ...base, status: 'in_progress', progress };
   }
   const usage = { completion_tokens: row.completion_tokens ?? completionTokens({ model: row.model }) };
-  return { ...base, status: 'completed', progress: 100, completed_at: Math.floor(finishAt / 1000), metadata: { url: videoUrl(ctx.origin, row.id) }, usage };
+  const metadata = row.last_frame === 1
+    ? { url: videoUrl(ctx.origin, row.id), last_frame_url: lastFrameUrl(ctx.origin, row.id) }
+    : { url: videoUrl(ctx.origin, row.id) };
+  return { ...base, status: 'completed', progress: 100, completed_at: Math.floor(finishAt / 1000), metadata, usage };
 }
