@@ -16,6 +16,8 @@ describe('arkbridgeFieldSchema: the proxy’s object on task answers', () => {
     expect(read({ ...COST, priced: false, cost: 0, tracking: 'expired' })).toEqual({ ...COST, priced: false, cost: 0, tracking: 'expired' });
     expect(read({ ...COST, keptUrl: KEPT, keptUntil: 1_766_491_200, later: 1 })).toEqual({ ...COST, keptUrl: KEPT, keptUntil: 1_766_491_200 });
     expect(read({ ...COST, keptUrl: 'http://127.0.0.1:8787/media/o-x' })).toMatchObject({ keptUrl: 'http://127.0.0.1:8787/media/o-x' });
+    const FRAME = KEPT.replace('/o-', '/f-');
+    expect(read({ ...COST, keptUrl: KEPT, keptLastFrameUrl: FRAME })).toEqual({ ...COST, keptUrl: KEPT, keptLastFrameUrl: FRAME });
     for (const keep of ['pending', 'failed', 'deleted']) expect(read({ ...COST, keep })).toEqual({ ...COST, keep });
     expect(read({ ...COST, keep: 'failed', keepError: 'The service answered 403.' })).toMatchObject({ keepError: 'The service answered 403.' });
   });
@@ -33,6 +35,9 @@ describe('arkbridgeFieldSchema: the proxy’s object on task answers', () => {
       { keptUrl: 'data:video/mp4;base64,AAAA' },
       { keptUrl: '/media/o-x' },
       { keptUrl: `https://proxy.example.com/${'x'.repeat(KEPT_URL_MAX)}` },
+      { keptLastFrameUrl: 'javascript:alert(1)' },
+      { keptLastFrameUrl: '/media/f-x' },
+      { keptLastFrameUrl: `https://proxy.example.com/${'x'.repeat(KEPT_URL_MAX)}` },
       { keptUntil: 1.5 },
       { keptUntil: '1766491200' },
       { keep: 'kept' },

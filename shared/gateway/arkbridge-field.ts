@@ -2,8 +2,8 @@ import * as v from 'valibot';
 
 /**
  * The `arkbridge` object the proxy appends to its task answers (`POST /v1/video/generations`,
- * `GET /v1/video/generations/{id}`): the task's cost, and the proxy's kept copy of the video
- * (docs/media-store.md). The proxy writes it; its clients read it with this schema (unknown fields
+ * `GET /v1/video/generations/{id}`): the task's cost, and the proxy's kept copy of the video and of
+ * its last frame (docs/media-store.md). The proxy writes it; its clients read it with this schema (unknown fields
  * ignored, so that a later proxy may add some).
  */
 
@@ -24,6 +24,8 @@ const isWebUrl = (value: string): boolean => {
   }
 };
 
+const keptAddress = v.pipe(v.string(), v.maxLength(KEPT_URL_MAX), v.check(isWebUrl, 'must be an https:// or http:// URL'));
+
 export const arkbridgeFieldSchema = v.object({
   /** What the task costs (reserved while running, charged at the end), in `currency`. */
   cost: v.pipe(v.number(), v.finite(), v.minValue(0)),
@@ -35,7 +37,9 @@ export const arkbridgeFieldSchema = v.object({
   /** Only for a task older than the service keeps: the proxy stopped following it. */
   tracking: v.optional(v.literal('expired')),
   /** A signed address of the proxy's copy of the video, fresh in each answer (valid up to a day). */
-  keptUrl: v.optional(v.pipe(v.string(), v.maxLength(KEPT_URL_MAX), v.check(isWebUrl, 'must be an https:// or http:// URL'))),
+  keptUrl: v.optional(keptAddress),
+  /** The same for the video's last frame (a PNG), when the create asked `return_last_frame`; kept and deleted with the video. */
+  keptLastFrameUrl: v.optional(keptAddress),
   /** Unix seconds: the copy is kept until then. */
   keptUntil: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** The copy is not (yet) there: being made, could not be made, or deleted. */

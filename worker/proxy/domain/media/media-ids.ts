@@ -1,25 +1,32 @@
 /**
  * Names in the media store. Every object lives under its member: `uploads/<member>/<id>` for an
- * upload, `outputs/<member>/<task id>` for a kept output. A media id says which, and whose:
- * `u-<member>-<random>` or `o-<member>-<task id>`, so that `/media/<id>` finds its object with no
- * lookup, and a member's routes can tell their own ids from others' by the id alone.
+ * upload, `outputs/<member>/<task id>` for a kept output and `outputs/<member>/<task id>.last-frame`
+ * for its last frame. A media id says which, and whose: `u-<member>-<random>`, `o-<member>-<task id>`
+ * or `f-<member>-<task id>`, so that `/media/<id>` finds its object with no lookup, and a member's
+ * routes can tell their own ids from others' by the id alone.
  */
 
-export type MediaId = { kind: 'upload'; member: string; name: string } | { kind: 'output'; member: string; name: string };
+export type MediaId = { kind: 'upload' | 'output' | 'frame'; member: string; name: string };
 
-const ID = /^([uo])-(m[0-9a-f]{16})-([A-Za-z0-9_-]{1,100})$/;
+const ID = /^([uof])-(m[0-9a-f]{16})-([A-Za-z0-9_-]{1,100})$/;
+const KINDS = { u: 'upload', o: 'output', f: 'frame' } as const;
 
 export function parseMediaId(id: string): MediaId | null {
   const match = id.length <= 140 ? ID.exec(id) : null;
   if (!match) return null;
-  return { kind: match[1] === 'u' ? 'upload' : 'output', member: match[2]!, name: match[3]! };
+  return { kind: KINDS[match[1] as keyof typeof KINDS], member: match[2]!, name: match[3]! };
 }
 
+const TASK_NAME = /^[A-Za-z0-9_-]{1,100}$/;
 export const uploadId = (member: string, random: string): string => `u-${member}-${random}`;
-export const outputId = (member: string, taskId: string): string | null => (/^[A-Za-z0-9_-]{1,100}$/.test(taskId) ? `o-${member}-${taskId}` : null);
+export const outputId = (member: string, taskId: string): string | null => (TASK_NAME.test(taskId) ? `o-${member}-${taskId}` : null);
+export const lastFrameId = (member: string, taskId: string): string | null => (TASK_NAME.test(taskId) ? `f-${member}-${taskId}` : null);
 
-/** The R2 key of a media id. */
-export const objectKey = (id: MediaId): string => `${id.kind === 'upload' ? 'uploads' : 'outputs'}/${id.member}/${id.kind === 'upload' ? `u-${id.member}-${id.name}` : id.name}`;
+/** The R2 key of a media id. A last frame sits beside its video, under `outputs/`, so that the cleanup of outputs takes both. */
+export function objectKey(id: MediaId): string {
+  if (id.kind === 'upload') return `uploads/${id.member}/u-${id.member}-${id.name}`;
+  return `outputs/${id.member}/${id.name}${id.kind === 'frame' ? '.last-frame' : ''}`;
+}
 
 export const uploadsPrefix = (member?: string): string => (member ? `uploads/${member}/` : 'uploads/');
 export const outputsPrefix = (member?: string): string => (member ? `outputs/${member}/` : 'outputs/');

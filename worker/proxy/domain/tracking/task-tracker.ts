@@ -3,7 +3,7 @@ import { rawJsonResponse, type ProxyResponse } from '../../infra/http/responses'
 import type { Ending, LedgerPort, Reservation } from '../ledger/ledger-port';
 import { signedAddress } from '../media/media-address';
 import type { MediaEnv } from '../media/media-env';
-import { outputId } from '../media/media-ids';
+import { lastFrameId, outputId } from '../media/media-ids';
 import { copyOutput, deleteOutput } from '../media/output-keeper';
 import { keepOutputsDays, mediaUrlTtlSeconds, trackIntervalMs, upstreamTimeoutMs } from '../../infra/settings/proxy-settings';
 import { videoCall, type Upstream } from '../../infra/upstream/fetch';
@@ -70,7 +70,17 @@ interface ServiceTask {
   id?: unknown;
   status?: unknown;
   usage?: { completion_tokens?: unknown };
-  metadata?: { url?: unknown };
+  metadata?: { url?: unknown; last_frame_url?: unknown };
+}
+
+/** The service's last-frame link of a stored task answer (a create with `return_last_frame`), or null. */
+function lastFrameUrl(body: string): string | null {
+  try {
+    const url = (JSON.parse(body) as ServiceTask).metadata?.last_frame_url;
+    return typeof url === 'string' ? url : null;
+  } catch {
+    return null;
+  }
 }
 
 export class TaskTracker {
@@ -134,8 +144,10 @@ export class TaskTracker {
     const member = this.host.memberId();
     const secret = this.host.env.MEDIA_URL_SECRET;
     if (row.keep_state === 'kept' && origin && member && secret && row.kept_until) {
-      const id = outputId(member, row.id)!;
-      field.keptUrl = signedAddress(secret, origin, id, Math.min(row.kept_until, Math.floor(Date.now() / 1000) + mediaUrlTtlSeconds(this.host.env)));
+      const until = Math.min(row.kept_until, Math.floor(Date.now() / 1000) + mediaUrlTtlSeconds(this.host.env));
+      field.keptUrl = signedAddress(secret, origin, outputId(member, row.id)!, until);
+      // A kept task with a last-frame link has its frame kept too: the two are kept together (#keep).
+      if (lastFrameUrl(row.body) !== null) field.keptLastFrameUrl = signedAddress(secret, origin, lastFrameId(member, row.id)!, until);
       field.keptUntil = row.kept_until;
     } else if (row.keep_state && row.keep_state !== 'kept') {
       field.keep = row.keep_state;
@@ -232,19 +244,28 @@ export class TaskTracker {
     this.host.sql.exec('UPDATE tasks SET next_check_at = ? WHERE id = ?', Number.isFinite(next) ? next : null, id);
   }
 
-  /** One attempt to copy a completed task's video into the media store; retried with backoff while the service's link lives. */
+  /**
+   * One attempt to copy a completed task's video, and its last frame when it has one, into the
+   * media store; retried with backoff while the service's links live. Both are kept or neither,
+   * so a kept task always has what its answer names.
+   */
   async #keep(row: TaskRow): Promise<void> {
     const member = this.host.memberId();
     const url = (JSON.parse(row.body) as ServiceTask).metadata?.url;
+    const frameUrl = lastFrameUrl(row.body);
     if (!member || typeof url !== 'string' || !outputId(member, row.id)) {
       this.host.sql.exec("UPDATE tasks SET keep_state = 'failed', keep_error = ? WHERE id = ?", 'The task has no video link to copy.', row.id);
       return;
     }
     const keptUntil = Math.floor(Date.now() / 1000) + keepOutputsDays(this.host.env) * 86_400;
-    const attempt = await copyOutput(this.host.env, member, row.id, url, keptUntil);
+    const video = await copyOutput(this.host.env, member, row.id, url, keptUntil);
+    const frame = video.ok && frameUrl !== null ? await copyOutput(this.host.env, member, row.id, frameUrl, keptUntil, 'frame') : null;
+    if (frame && !frame.ok) await deleteOutput(this.host.env, member, row.id).catch(() => undefined);
+    const attempt = frame && !frame.ok ? frame : video;
     if (attempt.ok) {
-      this.host.sql.exec("UPDATE tasks SET keep_state = 'kept', kept_until = ?, kept_size = ?, keep_error = NULL WHERE id = ?", keptUntil, attempt.size, row.id);
-      await this.host.ledger().addStorage(member, 'outputs', attempt.size).catch(() => undefined);
+      const size = attempt.size + (frame?.ok ? frame.size : 0);
+      this.host.sql.exec("UPDATE tasks SET keep_state = 'kept', kept_until = ?, kept_size = ?, keep_error = NULL WHERE id = ?", keptUntil, size, row.id);
+      await this.host.ledger().addStorage(member, 'outputs', size).catch(() => undefined);
       return;
     }
     const attempts = row.keep_attempts + 1;
@@ -257,14 +278,15 @@ export class TaskTracker {
     }
   }
 
-  /** `DELETE /proxy/outputs/:taskId`: removes the kept copy. False when there is none. */
+  /** `DELETE /proxy/outputs/:taskId`: removes the kept copy and its last frame. False when there is none. */
   async deleteKept(id: string): Promise<boolean> {
     const row = this.#row(id);
     const member = this.host.memberId();
     if (!row || !member || row.keep_state !== 'kept') return false;
     const size = await deleteOutput(this.host.env, member, id);
+    const frameSize = await deleteOutput(this.host.env, member, id, 'frame');
     this.host.sql.exec("UPDATE tasks SET keep_state = 'deleted', kept_until = NULL, kept_size = NULL WHERE id = ?", id);
-    if (size !== null) await this.host.ledger().addStorage(member, 'outputs', -size);
+    if (size !== null || frameSize !== null) await this.host.ledger().addStorage(member, 'outputs', -((size ?? 0) + (frameSize ?? 0)));
     return size !== null;
   }
 
