@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
 import { Field } from '@/components/Field';
 import type { Handoff } from '@/entrypoints/studio/handoff';
@@ -39,7 +39,9 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
   const [selected, setSelected] = useState<string | null>(null);
   const [notes, setNotes] = useState<string[]>([]);
   const board = boards?.find((b) => b.id === boardId) ?? boards?.[0] ?? null;
-  const tasks = useDb(() => (board ? boardTasks(board) : Promise.resolve(new Map())), ['tasks', 'storyboards'], [board?.id, board?.updatedAt]) ?? new Map();
+  // Read again when a take is linked too: a run links takes without an edit's new updatedAt.
+  const takesKey = board?.shots.map((s) => s.takes.join()).join('|');
+  const tasks = useDb(() => (board ? boardTasks(board) : Promise.resolve(new Map())), ['tasks', 'storyboards'], [board?.id, board?.updatedAt, takesKey]) ?? new Map();
   const fallbackModel = models[0]?.id ?? '';
 
   const open = (id: string) => {
@@ -61,6 +63,18 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
     announceChange('storyboards');
   };
 
+  // After a move, focus follows the moved shot's button once the list shows the new order (so that
+  // moving again is one more key press); at either end, its other move button.
+  const moved = useRef<{ shotId: string; action: 'up' | 'down' } | null>(null);
+  useEffect(() => {
+    const wanted = moved.current;
+    const at = wanted && board ? board.shots.findIndex((s) => s.id === wanted.shotId) : -1;
+    if (!wanted || at < 0) return;
+    moved.current = null;
+    const button = (action: string) => document.querySelector<HTMLButtonElement>(`[data-shot="${at + 1}"] [data-testid="shot-${action}"]:not([disabled])`);
+    (button(wanted.action) ?? button(wanted.action === 'up' ? 'down' : 'up'))?.focus();
+  }, [board?.updatedAt]);
+
   // History's "Reuse these settings": a new shot at the end (or a first storyboard) with the form.
   useEffect(() => {
     if (!handoff || boards === undefined || !info) return;
@@ -78,11 +92,8 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
   async function act(action: ShotAction, shotId: string, index: number) {
     if (action === 'edit') return setSelected(shotId);
     if (action === 'up' || action === 'down') {
-      await edit(moveShot(shotId, action === 'up' ? -1 : 1));
-      // Focus follows the moved shot's button, so that moving again is one more key press.
-      const to = index + (action === 'up' ? -1 : 1);
-      requestAnimationFrame(() => document.querySelector<HTMLButtonElement>(`[data-shot="${to + 1}"] [data-testid="shot-${action}"]:not([disabled])`)?.focus());
-      return;
+      moved.current = { shotId, action };
+      return edit(moveShot(shotId, action === 'up' ? -1 : 1));
     }
     if (action === 'duplicate') return edit(duplicateShot(shotId));
     if (action === 'delete') {
