@@ -1,7 +1,8 @@
 /**
  * What mp4-join needs to know of each clip before writing anything: opened with mediabunny, its
  * video and audio tracks described, and whether it can follow the first clip without re-encoding.
- * No Node or DOM API: it runs in Node, workerd and the browser alike.
+ * No Node or DOM API: it runs in Node, workerd (the sandbox's videos) and the browser (checked in
+ * Chromium by scripts/last-frame.ts).
  */
 import {
   BlobSource,
@@ -74,8 +75,10 @@ export function refusal(
   return { ok: false, clip, reason, message, ...(found === undefined ? {} : { found }), ...(expected === undefined ? {} : { expected }) };
 }
 
+// Bytes are told apart from a Blob, not the other way round: a Blob (or File) from another window
+// fails `instanceof Blob` here.
 function sourceOf(clip: Mp4Clip): BlobSource | BufferSource {
-  return clip instanceof Blob ? new BlobSource(clip) : new BufferSource(clip);
+  return clip instanceof ArrayBuffer || ArrayBuffer.isView(clip) ? new BufferSource(clip) : new BlobSource(clip);
 }
 
 // `unknown`: the Workers' types have no WebCodecs, so the decoder config's type is not known there.

@@ -15,6 +15,7 @@ const media = inject('mediaBaseUrl');
 const S2 = 'doubao-seedance-2-0-260128';
 const PRO = 'doubao-seedance-1-0-pro-250528';
 const T2V = 'doubao-seedance-1-0-lite-t2v-250428';
+const S15 = 'doubao-seedance-1-5-pro-251215';
 
 const create = (body: Record<string, unknown>) => v1('POST', '/v1/video/generations', { prompt: 'a kite over the sea', ...body });
 const get = (id: string) => v1('GET', `/v1/video/generations/${id}`);
@@ -41,6 +42,7 @@ describe('usage.completion_tokens on a completed task', () => {
     ['2.0 480p adaptive (as 16:9) 5 s', { model: S2, resolution: '480p', ratio: 'adaptive', duration: 5 }, (864 * 480 * 120) / 1024],
     ['2.0 with nothing given: its default 720p, 16:9, 5 s', { model: S2 }, (1248 * 704 * 120) / 1024],
     ['1.0 Pro with nothing given: its default 1080p', { model: PRO }, 244_800],
+    ['1.5 Pro 480p with duration -1: the 5 s the sandbox makes', { model: S15, resolution: '480p', duration: -1 }, (864 * 480 * 120) / 1024],
   ])('%s', async (_what, body, tokens) => {
     const task = await completed(body);
     expect(task.usage).toEqual({ completion_tokens: tokens });

@@ -212,7 +212,17 @@ describe('Side panel: access and the followed tab', () => {
     await connect();
     mount(<SidePanelApp fixedTabId={7} />);
     await vi.waitFor(() => expect(text()).toContain('Arkbridge cannot read this page'));
-    expect(document.querySelector('button[type="button"]:not([role="tab"])')).toBeNull();
+    // Nothing to do in the page's view (the header's "Open studio" aside).
+    expect(document.querySelector('[role="tabpanel"] button[type="button"]')).toBeNull();
+  });
+
+  it('opens the studio in a tab from its header', async () => {
+    vi.spyOn(fakeBrowser.tabs, 'get').mockResolvedValue({ id: 7, url: 'chrome://settings/' } as any);
+    const create = vi.spyOn(fakeBrowser.tabs, 'create').mockResolvedValue({ id: 9 } as any);
+    await connect();
+    mount(<SidePanelApp fixedTabId={7} />);
+    await vi.waitFor(() => document.querySelector<HTMLButtonElement>('[data-testid="open-studio"]')!.click());
+    expect(create).toHaveBeenCalledWith({ url: fakeBrowser.runtime.getURL('/studio.html') });
   });
 
   it('follows the active tab of its window and reads a page again when it has loaded', async () => {

@@ -131,7 +131,7 @@ export const studioEn = {
   'studio.export.running': 'Exporting…',
   'studio.export.progress': 'Export progress',
   'studio.export.done': 'Exported {duration} s. The download has started.',
-  'studio.export.missing': 'Cannot export yet: {count, plural, one {shot {shots} has} other {shots {shots} have}} no completed take.',
+  'studio.export.missing': 'Cannot export yet: {count, plural, one {this shot has} other {these shots have}} no completed take: {shots}.',
   'studio.export.fetch': 'Could not download shot {n}: {message}',
   'studio.export.joinFailed': 'Shot {n} cannot be joined: {reason}',
   'studio.export.joinFailedNoShot': 'The shots cannot be joined: {reason}',

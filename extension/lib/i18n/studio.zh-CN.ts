@@ -125,7 +125,7 @@ export const studioZhCN: Record<keyof typeof studioEn, string> = {
   'studio.export.running': '正在导出…',
   'studio.export.progress': '导出进度',
   'studio.export.done': '已导出 {duration} 秒，下载已开始。',
-  'studio.export.missing': '暂时无法导出：{count, plural, other {镜头 {shots}}} 没有已完成的结果。',
+  'studio.export.missing': '暂时无法导出：{count, plural, other {镜头}} {shots} 没有已完成的结果。',
   'studio.export.fetch': '无法下载镜头 {n}：{message}',
   'studio.export.joinFailed': '镜头 {n} 无法拼接：{reason}',
   'studio.export.joinFailedNoShot': '无法拼接这些镜头：{reason}',

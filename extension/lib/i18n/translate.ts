@@ -40,17 +40,14 @@ export async function loadBrowserLocale(): Promise<void> {
   await setLocale(pickLocale(typeof navigator === 'undefined' ? undefined : navigator.language)).catch(() => setLocale('en'));
 }
 
-const PLURAL = /\{(\w+), plural, ((?:=?\w+ \{(?:[^{}]|\{\w+\})*\} ?)+)\}/g;
+const PLURAL = /\{(\w+), plural, ((?:=?\w+ \{[^{}]*\} ?)+)\}/g;
 /**
  * One form of the cases PLURAL matched, each right after the last (sticky): unanchored, `\w+`
  * would restart at every letter of a long word and be quadratic.
  */
-const FORM = /(=?\w+) \{((?:[^{}]|\{\w+\})*)\} ?/gy;
+const FORM = /(=?\w+) \{([^{}]*)\} ?/gy;
 
-/**
- * ICU's plural form, the subset we use: `{count, plural, one {# asset} other {# assets}}`; a form
- * may hold `{param}`s, filled in after (`one {shot {shots} has}`).
- */
+/** ICU's plural form, the subset we use: `{count, plural, one {# asset} other {# assets}}`. */
 function plurals(template: string, params: Record<string, string | number>): string {
   return template.replace(PLURAL, (whole, name: string, cases: string) => {
     const value = params[name];

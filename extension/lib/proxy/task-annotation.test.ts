@@ -55,4 +55,13 @@ describe('the proxy’s arkbridge object on task answers', () => {
     // An answer without the object leaves the record as it was.
     expect(annotated(record, {}, 3000)).toEqual(record);
   });
+
+  it('keeps the kept copy of the last frame with the video’s, and drops it with the copy', () => {
+    const frame = 'https://proxy.test/media/frame?sig=1';
+    const read = annotationOf({ arkbridge: { cost: 1, currency: 'CNY', priced: true, keptUrl: KEPT, keptUntil: 5, keptLastFrameUrl: frame } });
+    expect(read.kept).toEqual({ keptUrl: KEPT, keptUntil: 5, keptLastFrameUrl: frame });
+    const kept = annotated({ localId: 'a', status: 'completed' } as TaskRecord, read, 1000);
+    expect(kept.keptLastFrameUrl).toBe(frame);
+    expect(annotated(kept, { kept: { keep: 'deleted' } }, 2000).keptLastFrameUrl).toBeUndefined();
+  });
 });

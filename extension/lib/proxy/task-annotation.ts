@@ -7,7 +7,8 @@ import type { KeptCopy, TaskCost, TaskRecord } from '@/lib/storage/records/task-
  * service's task, plus the proxy's own `arkbridge` object (the shared `arkbridgeFieldSchema`) when
  * it keeps budgets, e.g. `{"cost":3.672,"currency":"CNY","priced":true}`, `"tracking":"expired"`
  * once it stopped following a task older than 7 days, and its kept copy of a completed video
- * (`keptUrl`, `keptUntil`, or `keep` while there is none).
+ * (`keptUrl`, `keptUntil`, `keptLastFrameUrl` for a task that returned its last frame, or `keep`
+ * while there is none).
  */
 export interface ProxiedVideoTask extends VideoTask {
   arkbridge?: unknown;
@@ -23,14 +24,11 @@ export type TaskAnnotation = Pick<TaskRecord, 'cost' | 'tracking'> & { kept?: Ke
 export function annotationOf(task: object): TaskAnnotation {
   const read = v.safeParse(arkbridgeFieldSchema, 'arkbridge' in task ? task.arkbridge : undefined);
   if (!read.success) return {};
-  const { cost, currency, priced, tracking, keptUrl, keptUntil, keep, keepError } = read.output;
+  const { cost, currency, priced, tracking, keptUrl, keptLastFrameUrl, keptUntil, keep, keepError } = read.output;
   const stored: TaskCost = { cost, currency, priced };
   const kept: KeptCopy = {};
-  // The copy of the last frame (a create with `return_last_frame`), from a proxy that keeps one.
-  const keptLastFrameUrl = (read.output as { keptLastFrameUrl?: unknown }).keptLastFrameUrl;
-  if (keptUrl !== undefined && keptUntil !== undefined) {
-    Object.assign(kept, { keptUrl, keptUntil }, typeof keptLastFrameUrl === 'string' ? { keptLastFrameUrl } : {});
-  }
+  // With the copy of the video, its last frame's (a create with `return_last_frame`): a chained shot starts from it.
+  if (keptUrl !== undefined && keptUntil !== undefined) Object.assign(kept, { keptUrl, keptUntil }, keptLastFrameUrl !== undefined ? { keptLastFrameUrl } : {});
   else if (keep !== undefined) Object.assign(kept, { keep }, keep === 'failed' && keepError ? { keepError } : {});
   return { cost: stored, ...(tracking ? { tracking } : {}), kept };
 }

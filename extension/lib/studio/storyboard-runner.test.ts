@@ -65,11 +65,12 @@ describe('running a storyboard', () => {
       arkbridge: { cost: 1, currency: 'CNY', priced: true, keptUrl: 'https://proxy.test/media/v1', keptUntil: 2_000_000_000, keptLastFrameUrl: 'https://proxy.test/media/f1' },
     });
     await pollTasks(deps.client);
-    expect(await taskStore.get(take.localId)).toMatchObject({ lastFrameUrl: 'https://cdn.test/1-last.png' });
+    expect(await taskStore.get(take.localId)).toMatchObject({ lastFrameUrl: 'https://cdn.test/1-last.png', keptLastFrameUrl: 'https://proxy.test/media/f1' });
 
     expect(await advanceRun(board.id, deps)).toEqual({ created: 1, pending: false });
     const second = creates()[1];
-    expect(second.content).toContainEqual({ type: 'image_url', image_url: { url: expect.stringMatching(/^https:\/\/(proxy\.test\/media\/f1|cdn\.test\/1-last\.png)$/) }, role: 'first_frame' });
+    // The proxy's kept copy of the last frame, not the service's 24-hour link.
+    expect(second.content).toContainEqual({ type: 'image_url', image_url: { url: 'https://proxy.test/media/f1' }, role: 'first_frame' });
     expect(second.return_last_frame).toBeUndefined();
     // The takes are ordinary task records, linked to their shots.
     const stored = (await storyboardStore.get(board.id))!;

@@ -85,8 +85,10 @@ export function createTask(ctx: Ctx, account: string, body: VideoCreateBody, ref
     }
   }
   const id = taskId(ctx.now);
-  // The tokens the service will report once the video is made, from its size and length.
-  const tokens = completionTokens({ model: body.model, resolution: body.resolution, ratio: body.ratio, duration: body.duration, frames: body.frames });
+  // The tokens the service will report once the video is made, from its size and length (for
+  // -1, the length the sandbox picks: a reservation counts the longest, the charge what was made).
+  const duration = body.duration === -1 ? MODEL_PICK_SECONDS : body.duration;
+  const tokens = completionTokens({ model: body.model, resolution: body.resolution, ratio: body.ratio, duration, frames: body.frames });
   upgradeOnce(ctx.sql);
   ctx.sql.exec(
     'INSERT INTO tasks (id, account, model, refs, download, created_at, refs_done_at, completion_tokens, video_seconds, last_frame) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',

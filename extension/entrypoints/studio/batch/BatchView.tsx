@@ -115,9 +115,13 @@ export function BatchView({ handoff, onHandoffTaken }: BatchViewProps) {
   const over = overBudget(quote, periods);
   const shown = batches.find((b) => b.id === shownId) ?? batches[0];
   const tasks = useDb(
-    async () => new Map((await Promise.all((shown?.takes ?? []).map((id) => taskStore.get(id)))).flatMap((task): [string, TaskRecord][] => (task ? [[task.localId, task]] : []))),
+    async () => {
+      const batch = shown && (await batchStore.get(shown.id));
+      const found = await Promise.all((batch?.takes ?? []).map((id) => taskStore.get(id)));
+      return new Map(found.flatMap((task): [string, TaskRecord][] => (task ? [[task.localId, task]] : [])));
+    },
     ['tasks', 'batches'],
-    [shown?.id, shown?.takes.length],
+    [shown?.id],
   ) ?? new Map<string, TaskRecord>();
 
   if (!info) return failure ? <Banner tone="error">{failure}</Banner> : <p aria-busy="true">{t('studio.loadingModels')}</p>;
@@ -177,10 +181,16 @@ export function BatchView({ handoff, onHandoffTaken }: BatchViewProps) {
             {models
               .filter((m) => m.id !== form.model)
               .map((m) => (
-                <label key={m.id}>
-                  <input type="checkbox" data-testid="batch-model" checked={state.also.includes(m.id)} onChange={(e) => update({ also: (e.currentTarget as HTMLInputElement).checked ? [...state.also, m.id] : state.also.filter((id) => id !== m.id) })} />
-                  {m.label}
-                </label>
+                <div key={m.id} class="batch-model">
+                  <input
+                    id={`batch-also-${m.id}`}
+                    type="checkbox"
+                    data-testid="batch-model"
+                    checked={state.also.includes(m.id)}
+                    onChange={(e) => update({ also: (e.currentTarget as HTMLInputElement).checked ? [...state.also, m.id] : state.also.filter((id) => id !== m.id) })}
+                  />
+                  <label for={`batch-also-${m.id}`}>{m.label}</label>
+                </div>
               ))}
           </fieldset>
           <div class="studio-bar">

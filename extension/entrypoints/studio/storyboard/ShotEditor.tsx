@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { ModelSpec } from '@@/shared';
 import { Dropped, FormFields } from '@/entrypoints/studio/parts/FormFields';
 import { MakeFinal } from '@/entrypoints/studio/parts/MakeFinal';
@@ -30,17 +30,14 @@ interface ShotEditorProps {
 /**
  * One shot: its prompt, references and model settings (the Generate form's fields and rules), the
  * chain toggle where the models allow it, and its takes. The form is edited here and saved as it
- * changes; the stored shot is read again only when another shot is opened.
+ * changes; the stored shot is read again only when another shot is opened (the view keys this
+ * editor by the shot's id, so another shot is a new editor).
  */
 export function ShotEditor({ board, index, tasks, models, specOf, allowHttp, assets, onForm, onChain }: ShotEditorProps) {
   const shot = board.shots[index]!;
   const n = index + 1;
   const [form, setForm] = useState<GenerateForm>(shot.form);
   const [dropped, setDropped] = useState<string[]>([]);
-  useEffect(() => {
-    setForm(shot.form);
-    setDropped([]);
-  }, [shot.id]);
 
   const spec = specOf(form.model);
   const shots = board.shots.map((s, i) => (i === index ? { ...s, form } : s));

@@ -1,3 +1,4 @@
+import { useEffect } from 'preact/hooks';
 import type { ModelSpec } from '@@/shared';
 import { t } from '@/lib/i18n/translate';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
@@ -12,6 +13,8 @@ export type ShotAction = 'edit' | 'up' | 'down' | 'duplicate' | 'delete' | 'retr
 
 interface ShotListProps {
   board: StoryboardRecord;
+  /** A shot just moved: its move button (or, at an end, its title) takes the focus once it is in its new place. */
+  focus: { shotId: string; action: 'up' | 'down' } | null;
   tasks: ReadonlyMap<string, TaskRecord>;
   selected: string | null;
   specOf: (id: string) => ModelSpec;
@@ -20,8 +23,14 @@ interface ShotListProps {
 }
 
 /** The storyboard's shots in order: each with its prompt, where it stands, and its buttons (move, duplicate, delete, retry). */
-export function ShotList({ board, tasks, selected, specOf, allowHttp, onAction }: ShotListProps) {
+export function ShotList({ board, tasks, selected, focus, specOf, allowHttp, onAction }: ShotListProps) {
   const last = board.shots.length - 1;
+  useEffect(() => {
+    if (!focus) return;
+    const item = document.querySelector(`[data-shot-id="${focus.shotId}"]`);
+    const move = item?.querySelector<HTMLButtonElement>(`[data-testid="shot-${focus.action}"]`);
+    (move && !move.disabled ? move : item?.querySelector<HTMLButtonElement>('.shot__title'))?.focus();
+  }, [focus, board]);
   return (
     <ol class="shots" aria-label={t('studio.board.shots')}>
       {board.shots.map((shot, index) => {
@@ -31,7 +40,7 @@ export function ShotList({ board, tasks, selected, specOf, allowHttp, onAction }
         const problems = shotProblems(board.shots, index, specOf(shot.form.model), { allowHttp });
         const status = progress === 'queued' ? t('studio.status.queued') : take ? statusLabel(take) : t('studio.status.idle');
         return (
-          <li key={shot.id} class={selected === shot.id ? 'shot shot--selected' : 'shot'} data-testid="shot" data-shot={n}>
+          <li key={shot.id} class={selected === shot.id ? 'shot shot--selected' : 'shot'} data-testid="shot" data-shot={n} data-shot-id={shot.id}>
             <div class="shot__head">
               <button type="button" class="shot__title" aria-pressed={selected === shot.id} aria-label={t('studio.shot.edit', { n })} onClick={() => onAction('edit', shot.id, index)}>
                 {t('studio.shot.title', { n })}

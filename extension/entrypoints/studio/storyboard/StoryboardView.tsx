@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
 import { Field } from '@/components/Field';
 import type { Handoff } from '@/entrypoints/studio/handoff';
@@ -38,10 +38,10 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
   const [boardId, setBoardId] = useState<string | null>(() => localStorage.getItem(BOARD_KEY));
   const [selected, setSelected] = useState<string | null>(null);
   const [notes, setNotes] = useState<string[]>([]);
+  const [focus, setFocus] = useState<{ shotId: string; action: 'up' | 'down' } | null>(null);
   const board = boards?.find((b) => b.id === boardId) ?? boards?.[0] ?? null;
-  // Read again when a take is linked too: a run links takes without an edit's new updatedAt.
-  const takesKey = board?.shots.map((s) => s.takes.join()).join('|');
-  const tasks = useDb(() => (board ? boardTasks(board) : Promise.resolve(new Map())), ['tasks', 'storyboards'], [board?.id, board?.updatedAt, takesKey]) ?? new Map();
+  // Read with the stored storyboard each time (a run links new takes to it without an edit).
+  const tasks = useDb(async () => boardTasks((board && (await storyboardStore.get(board.id))) || { shots: [] }), ['tasks', 'storyboards'], [board?.id]) ?? new Map();
   const fallbackModel = models[0]?.id ?? '';
 
   const open = (id: string) => {
@@ -63,18 +63,6 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
     announceChange('storyboards');
   };
 
-  // After a move, focus follows the moved shot's button once the list shows the new order (so that
-  // moving again is one more key press); at either end, its other move button.
-  const moved = useRef<{ shotId: string; action: 'up' | 'down' } | null>(null);
-  useEffect(() => {
-    const wanted = moved.current;
-    const at = wanted && board ? board.shots.findIndex((s) => s.id === wanted.shotId) : -1;
-    if (!wanted || at < 0) return;
-    moved.current = null;
-    const button = (action: string) => document.querySelector<HTMLButtonElement>(`[data-shot="${at + 1}"] [data-testid="shot-${action}"]:not([disabled])`);
-    (button(wanted.action) ?? button(wanted.action === 'up' ? 'down' : 'up'))?.focus();
-  }, [board?.updatedAt]);
-
   // History's "Reuse these settings": a new shot at the end (or a first storyboard) with the form.
   useEffect(() => {
     if (!handoff || boards === undefined || !info) return;
@@ -92,8 +80,9 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
   async function act(action: ShotAction, shotId: string, index: number) {
     if (action === 'edit') return setSelected(shotId);
     if (action === 'up' || action === 'down') {
-      moved.current = { shotId, action };
-      return edit(moveShot(shotId, action === 'up' ? -1 : 1));
+      await edit(moveShot(shotId, action === 'up' ? -1 : 1));
+      // Focus follows the moved shot, so that moving it again is one more key press.
+      return setFocus({ shotId, action });
     }
     if (action === 'duplicate') return edit(duplicateShot(shotId));
     if (action === 'delete') {
@@ -171,13 +160,14 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
           </p>
           <div class="storyboard__columns">
             <div class="storyboard__shots">
-              <ShotList board={board} tasks={tasks} selected={board.shots[index]?.id ?? null} specOf={specOf} allowHttp={allowHttp} onAction={(a, id, i) => void act(a, id, i)} />
+              <ShotList board={board} tasks={tasks} selected={board.shots[index]?.id ?? null} focus={focus} specOf={specOf} allowHttp={allowHttp} onAction={(a, id, i) => void act(a, id, i)} />
               <button type="button" data-testid="add-shot" onClick={() => void edit(addShot(fallbackModel))}>
                 {t('studio.shot.add')}
               </button>
             </div>
             {index >= 0 && (
               <ShotEditor
+                key={board.shots[index]!.id}
                 board={board}
                 index={index}
                 tasks={tasks}
