@@ -20,7 +20,7 @@ afterEach(() => unmount());
 /** Seedance 2.0 and 2.0 Fast over three seeds from 100: six tasks. */
 async function sixTasks() {
   mount(<BatchView handoff={null} onHandoffTaken={() => {}} />);
-  await vi.waitFor(() => byLabel<HTMLSelectElement>('Model'), { timeout: 3000 });
+  await vi.waitFor(() => byLabel<HTMLSelectElement>('Model'), { timeout: 8000 });
   select(byLabel<HTMLSelectElement>('Model'), ids.s2);
   type(byLabel<HTMLTextAreaElement>('Prompt'), 'A fox in the snow');
   type(byTestId<HTMLInputElement>('batch-seeds'), '3');
@@ -34,7 +34,7 @@ describe('Studio: batch', () => {
   it('quotes the total once per request shape, summed, against what the budget has left', async () => {
     proxy.quote = (body) => price(body, 50);
     await sixTasks();
-    await vi.waitFor(() => expect(byTestId('quote-total').textContent).toContain('Costs up to 5.25 CNY · 50 CNY left'), { timeout: 3000 });
+    await vi.waitFor(() => expect(byTestId('quote-total').textContent).toContain('Costs up to 5.25 CNY · 50 CNY left'), { timeout: 8000 });
     expect(byTestId('quote-total').textContent).toContain('6 tasks');
     // The seeds do not change the price: the final form was asked once per model.
     expect(quotedModels().slice(-2).sort()).toEqual([ids.s2, ids.s2fast].sort());
@@ -44,7 +44,7 @@ describe('Studio: batch', () => {
   it('refuses to launch what the budget cannot hold, saying why', async () => {
     proxy.quote = (body) => price(body, 5);
     await sixTasks();
-    await vi.waitFor(() => expect(text()).toContain('Your budget cannot cover this task: 5 CNY left, and it costs up to 5.25 CNY'), { timeout: 3000 });
+    await vi.waitFor(() => expect(text()).toContain('Your budget cannot cover this task: 5 CNY left, and it costs up to 5.25 CNY'), { timeout: 8000 });
     const launch = byTestId<HTMLButtonElement>('launch-batch');
     expect(launch.disabled).toBe(true);
     expect(launch.getAttribute('aria-describedby')).toContain('gen-over-budget');
@@ -53,10 +53,10 @@ describe('Studio: batch', () => {
   it('launches one task per model and seed, and shows them in a grid', async () => {
     proxy.quote = (body) => price(body, 50);
     await sixTasks();
-    await vi.waitFor(() => expect(byTestId<HTMLButtonElement>('launch-batch').disabled).toBe(false), { timeout: 3000 });
-    await vi.waitFor(() => expect(byTestId('quote-total').textContent).toContain('5.25'), { timeout: 3000 });
+    await vi.waitFor(() => expect(byTestId<HTMLButtonElement>('launch-batch').disabled).toBe(false), { timeout: 8000 });
+    await vi.waitFor(() => expect(byTestId('quote-total').textContent).toContain('5.25'), { timeout: 8000 });
     click(byTestId('launch-batch'));
-    await vi.waitFor(() => expect(proxy.callsOf('createVideo')).toHaveLength(6), { timeout: 3000 });
+    await vi.waitFor(() => expect(proxy.callsOf('createVideo')).toHaveLength(6), { timeout: 8000 });
     expect(proxy.callsOf('createVideo').map((c) => [c.body.model, c.body.seed])).toEqual([
       [ids.s2, 100],
       [ids.s2, 101],

@@ -1,4 +1,5 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
+import { modelSpec } from '@@/shared';
 import { Field } from '@/components/Field';
 import { batchDate } from '@/entrypoints/studio/batch/BatchGrid';
 import { t } from '@/lib/i18n/translate';
@@ -36,7 +37,7 @@ async function readSources(): Promise<Source[]> {
     const takes = batch.takes.flatMap((id, n) => {
       const task = completed.get(id);
       const seed = (task?.body as { seed?: number } | undefined)?.seed;
-      return task ? [{ task, name: `${t('studio.take', { n: n + 1 })} · ${task.model}${seed === undefined ? '' : ` · ${t('studio.batch.seed', { seed })}`}` }] : [];
+      return task ? [{ task, name: `${t('studio.take', { n: n + 1 })} · ${modelSpec(task.model).label}${seed === undefined ? '' : ` · ${t('studio.batch.seed', { seed })}`}` }] : [];
     });
     if (takes.length) sources.push({ key: `batch:${batch.id}`, label: t('studio.compare.batchSource', { date: batchDate(batch) }), owner: { kind: 'batch', batchId: batch.id }, chosen: batch.chosen, takes });
   }

@@ -59,7 +59,7 @@ describe('Studio: history', () => {
       shots: [{ id: 's1', form: { model: ids.s2, prompt: '', references: [], params: {} }, chain: false, takes: ['t1', 't3', 't4'] }],
     });
     mount(<HistoryView onReuse={(h) => reused.push(h)} />);
-    await vi.waitFor(() => expect(text()).toContain('30 of 30 tasks'), { timeout: 3000 });
+    await vi.waitFor(() => expect(text()).toContain('30 of 30 tasks'), { timeout: 8000 });
     select(byLabel<HTMLSelectElement>('Model'), ids.s2);
     expect(text()).toContain('15 of 30 tasks');
     select(byLabel<HTMLSelectElement>('Status'), 'failed');
@@ -74,7 +74,7 @@ describe('Studio: history', () => {
   it('shows a task’s request and reuses its settings in the storyboard or a batch', async () => {
     await seed(3);
     mount(<HistoryView onReuse={(h) => reused.push(h)} />);
-    await vi.waitFor(() => expect(allByTestId('history-row')).toHaveLength(3), { timeout: 3000 });
+    await vi.waitFor(() => expect(allByTestId('history-row')).toHaveLength(3), { timeout: 8000 });
     click(allByTestId('history-row').find((r) => r.textContent?.includes('Prompt 1'))!.closest<HTMLElement>('[role="option"]')!);
     await vi.waitFor(() => byTestId('reuse-settings'));
     expect(text()).toContain('Prompt 1');
@@ -89,7 +89,7 @@ describe('Studio: history', () => {
     await (await db()).put('tasks', { ...task(0), localId: 'draft', model: ids.pro15, body: draftBody, status: 'completed', videoUrl: 'https://cdn.test/d.mp4' });
     await batchStore.put({ id: 'batch', form: { model: ids.pro15, prompt: 'Waves', references: [], params: {} }, takes: ['draft'], createdAt: 1 });
     mount(<HistoryView onReuse={(h) => reused.push(h)} />);
-    await vi.waitFor(() => expect(allByTestId('history-row')).toHaveLength(1), { timeout: 3000 });
+    await vi.waitFor(() => expect(allByTestId('history-row')).toHaveLength(1), { timeout: 8000 });
     click(allByTestId('history-row')[0]!.closest<HTMLElement>('[role="option"]')!);
     await vi.waitFor(() => byTestId('make-final'));
     expect(text()).toContain('Draft');

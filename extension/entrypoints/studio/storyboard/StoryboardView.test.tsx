@@ -23,7 +23,7 @@ const shotPrompts = () => allByTestId('shot').map((li) => li.querySelector('.sho
 /** Opens the studio on a new storyboard of two Seedance 2.0 shots with prompts. */
 async function twoShots() {
   mount(<StudioApp />);
-  await vi.waitFor(() => button('New storyboard'), { timeout: 3000 });
+  await vi.waitFor(() => button('New storyboard'), { timeout: 8000 });
   click(button('New storyboard'));
   await vi.waitFor(() => byLabel<HTMLSelectElement>('Model'));
   select(byLabel<HTMLSelectElement>('Model'), ids.s2);
@@ -43,7 +43,7 @@ describe('Studio: storyboard', () => {
     click(byLabel('Start from the previous shot’s last frame'));
     await vi.waitFor(async () => expect((await storyboardStore.all())[0]!.shots[1]!.chain).toBe(true));
     click(byTestId('run-all'));
-    await vi.waitFor(() => expect(proxy.callsOf('createVideo')).toHaveLength(1), { timeout: 3000 });
+    await vi.waitFor(() => expect(proxy.callsOf('createVideo')).toHaveLength(1), { timeout: 8000 });
     expect(proxy.callsOf('createVideo')[0]!.body).toMatchObject({ model: ids.s2, return_last_frame: true, content: [{ type: 'text', text: 'A door opens' }] });
     await vi.waitFor(() => expect(allByTestId('shot-status').map((s) => s.textContent)).toEqual(['Queued', 'Waiting in the run']));
     // The take is an ordinary task record (it shows in the popup's Tasks too).
@@ -63,7 +63,7 @@ describe('Studio: storyboard', () => {
   it('runs in order: only the first shot is created until it has finished', async () => {
     await twoShots();
     click(byTestId('run-in-order'));
-    await vi.waitFor(() => expect(proxy.callsOf('createVideo')).toHaveLength(1), { timeout: 3000 });
+    await vi.waitFor(() => expect(proxy.callsOf('createVideo')).toHaveLength(1), { timeout: 8000 });
     expect(proxy.callsOf('createVideo')[0]!.body.return_last_frame).toBeUndefined();
     await vi.waitFor(() => expect(allByTestId('shot-status')[1]!.textContent).toBe('Waiting in the run'));
   });
@@ -92,7 +92,7 @@ describe('Studio: storyboard', () => {
     unmount();
     await act(() => closeDb());
     mount(<StudioApp />);
-    await vi.waitFor(() => expect(shotPrompts()).toEqual(['A door opens', 'She walks in']), { timeout: 3000 });
+    await vi.waitFor(() => expect(shotPrompts()).toEqual(['A door opens', 'She walks in']), { timeout: 8000 });
     expect(text()).toContain('Storyboard 1');
   });
 });
