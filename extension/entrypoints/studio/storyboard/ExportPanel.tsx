@@ -48,10 +48,12 @@ function failure(outcome: Extract<ExportOutcome, { ok: false }>): string {
 /** Export: the storyboard's chosen takes (else each shot's latest completed take) as one MP4, with its progress. */
 export function ExportPanel({ board, tasks }: { board: StoryboardRecord; tasks: ReadonlyMap<string, TaskRecord> }) {
   const [state, setState] = useState<State>({ state: 'idle' });
+  // The clips are fetched past the HTTP cache: a player of the same take may be loading it (without
+  // CORS) at that moment, and Firefox can hand that response to this CORS request, which then fails.
   async function run() {
     setState({ state: 'running', fraction: 0 });
     try {
-      const outcome = await exportStoryboard(board, tasks, { fetcher: (input, init) => fetch(input, init), loadJoin, onProgress: (fraction) => setState({ state: 'running', fraction }) });
+      const outcome = await exportStoryboard(board, tasks, { fetcher: (input, init) => fetch(input, { ...init, cache: 'no-store' }), loadJoin, onProgress: (fraction) => setState({ state: 'running', fraction }) });
       if (outcome.ok) await download(outcome.blob, fileName(board.name));
       setState({ state: 'done', outcome });
     } catch (error) {
