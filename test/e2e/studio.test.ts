@@ -71,8 +71,14 @@ const tasksById = async () => new Map(((await studio.evaluate(readStoreInPage, '
 const tab = (name: string) => studio.getByRole('tab', { name, exact: true }).click();
 const shotPrompts = () => studio.locator('[data-testid="shot"] .shot__prompt').allInnerTexts();
 
+/** Requests of the studio that failed (the network's reason), printed when a test fails. */
+const failedRequests: string[] = [];
+
 async function openStudio(beforeLoad?: (page: Page) => void): Promise<Page> {
-  const page = await openExtensionPage(stack().browser, 'studio.html', pageErrors, beforeLoad);
+  const page = await openExtensionPage(stack().browser, 'studio.html', pageErrors, (opened) => {
+    opened.on('requestfailed', (request) => failedRequests.push(`${request.method()} ${request.url().replace(/\?.*/, '')} ${request.resourceType()}: ${request.failure()?.errorText}`));
+    beforeLoad?.(opened);
+  });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.getByRole('heading', { name: 'Arkbridge Studio' }).waitFor({ state: 'visible', timeout: 15_000 });
   return page;
@@ -258,7 +264,7 @@ test('export: the storyboard as one MP4, as long as its three clips, decoded in 
   await tab('Storyboard');
   await studio.getByTestId('export-button').waitFor({ state: 'visible', timeout: 15_000 });
   const exported = await studio.evaluate(timeExportInPage);
-  expect(exported.text).toMatch(/^Exported \d/);
+  expect(exported.text, `failed requests: ${failedRequests.join('; ')}`).toMatch(/^Exported \d/);
   // The download: Chrome's downloads saved the file (named after the storyboard); it holds the
   // very bytes the page joined.
   const download = await stack().browser.serviceWorker.evaluate(async () => {
@@ -315,11 +321,12 @@ test('export: the storyboard as one MP4, as long as its three clips, decoded in 
   await studio.evaluate(() => localStorage.setItem('arkbridge.studio.board', 'six-clips'));
   await studio.reload();
   await studio.evaluate(keepBlobsInPage);
-  await expect.poll(() => studio.getByTestId('shot').count(), { timeout: 15_000 }).toBe(6);
+  // The six shots, shown with their completed takes.
+  await expect.poll(() => studio.getByTestId('shot-status').allInnerTexts(), { timeout: 15_000 }).toEqual(Array(6).fill('Completed'));
   const timings: number[] = [];
   for (let run = 0; run < 3; run++) {
     const timed = await studio.evaluate(timeExportInPage);
-    expect(timed.text).toMatch(/^Exported 30 s/);
+    expect(timed.text, `failed requests: ${failedRequests.join('; ')}`).toMatch(/^Exported 30 s/);
     timings.push(timed.ms);
   }
   const sixMp4 = Buffer.from(await studio.evaluate(lastMp4InPage), 'base64');

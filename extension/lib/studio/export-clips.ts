@@ -1,6 +1,6 @@
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import type { StoryboardRecord } from '@/lib/storage/records/studio-records';
-import { videoAddress } from '@/lib/tasks/task-presentation';
+import { keptVideo, videoAddress } from '@/lib/tasks/task-presentation';
 
 /**
  * What a storyboard's export joins: per shot, its chosen take when completed, else its latest
@@ -28,6 +28,20 @@ export function exportTake(shot: StoryboardRecord['shots'][number], tasks: Reado
     if (task?.status === 'completed') return task;
   }
   return undefined;
+}
+
+/**
+ * The takes an export would use that have no kept copy yet while the proxy may have one: a copy
+ * being made, or not heard of (the proxy answers "completed" before it has copied the video, and the
+ * task is read again only a minute later). They are read again before the export, since the
+ * service's own link cannot be downloaded from the studio's page (no CORS); a copy that failed or
+ * was deleted is not asked about.
+ */
+export function takesAwaitingCopy(board: Pick<StoryboardRecord, 'shots'>, tasks: ReadonlyMap<string, TaskRecord>, now: number): TaskRecord[] {
+  return board.shots.flatMap((shot) => {
+    const task = exportTake(shot, tasks);
+    return task?.taskId && !keptVideo(task, now) && task.keep !== 'failed' && task.keep !== 'deleted' ? [task] : [];
+  });
 }
 
 /** The clips of every shot, in order; or the shots (1-based) with no completed take that has an address. */

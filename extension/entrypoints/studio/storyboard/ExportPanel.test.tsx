@@ -33,12 +33,10 @@ const tasks = new Map([
   ['b', task('b', 'completed')],
 ]);
 let fetched: string[];
-let caches: (RequestCache | undefined)[];
 
 beforeEach(() => {
   fetched = [];
-  caches = [];
-  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => (fetched.push(url), caches.push(init?.cache), new Response(new Uint8Array([0, 0, 0, 8]))));
+  vi.stubGlobal('fetch', async (url: string) => (fetched.push(url), new Response(new Uint8Array([0, 0, 0, 8]))));
   vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:studio/1', revokeObjectURL: () => {} }));
   (fakeBrowser as any).downloads = { download: vi.fn(async () => 1) };
 });
@@ -54,8 +52,6 @@ describe('Studio: export', () => {
     click(byTestId('export-button'));
     await vi.waitFor(() => expect(byTestId<HTMLProgressElement>('export-progress').value).toBe(75));
     expect(fetched).toEqual(['https://proxy.test/media/a', 'https://cdn.test/b.mp4']);
-    // Past the HTTP cache: a player loading the same take (without CORS) never hands its response over.
-    expect(caches).toEqual(['no-store', 'no-store']);
     join.release();
     await vi.waitFor(() => expect(text()).toContain('Exported 10 s'));
     expect((fakeBrowser as any).downloads.download).toHaveBeenCalledWith({ url: 'blob:studio/1', filename: 'Trailer.mp4', saveAs: false });

@@ -2,8 +2,11 @@ import { useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { Banner } from '@/components/Banner';
 import { type MessageKey, t } from '@/lib/i18n/translate';
+import { readKeptCopy } from '@/lib/poll/task-polling';
+import { connectedClient } from '@/lib/proxy/connected-client';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import type { StoryboardRecord } from '@/lib/storage/records/studio-records';
+import { takesAwaitingCopy } from '@/lib/studio/export-clips';
 import { type ExportOutcome, exportStoryboard, loadJoin } from '@/lib/studio/storyboard-export';
 import '@/lib/i18n/studio.en';
 
@@ -30,6 +33,19 @@ async function download(blob: Blob, name: string): Promise<void> {
   }
 }
 
+/** The takes with their kept copies: those the proxy may have kept since they were last read are read again now. */
+async function withKeptCopies(board: StoryboardRecord, tasks: ReadonlyMap<string, TaskRecord>): Promise<ReadonlyMap<string, TaskRecord>> {
+  const waiting = takesAwaitingCopy(board, tasks, Date.now());
+  const connected = waiting.length ? await connectedClient().catch(() => null) : null;
+  if (!connected) return tasks;
+  const fresh = new Map(tasks);
+  for (const task of waiting) {
+    const stored = await readKeptCopy(connected.client, task).catch(() => undefined);
+    if (stored) fresh.set(stored.localId, stored);
+  }
+  return fresh;
+}
+
 /** Words for what went wrong, naming the shot. */
 function failure(outcome: Extract<ExportOutcome, { ok: false }>): string {
   switch (outcome.kind) {
@@ -48,12 +64,10 @@ function failure(outcome: Extract<ExportOutcome, { ok: false }>): string {
 /** Export: the storyboard's chosen takes (else each shot's latest completed take) as one MP4, with its progress. */
 export function ExportPanel({ board, tasks }: { board: StoryboardRecord; tasks: ReadonlyMap<string, TaskRecord> }) {
   const [state, setState] = useState<State>({ state: 'idle' });
-  // The clips are fetched past the HTTP cache: a player of the same take may be loading it (without
-  // CORS) at that moment, and Firefox can hand that response to this CORS request, which then fails.
   async function run() {
     setState({ state: 'running', fraction: 0 });
     try {
-      const outcome = await exportStoryboard(board, tasks, { fetcher: (input, init) => fetch(input, { ...init, cache: 'no-store' }), loadJoin, onProgress: (fraction) => setState({ state: 'running', fraction }) });
+      const outcome = await exportStoryboard(board, await withKeptCopies(board, tasks), { fetcher: (input, init) => fetch(input, init), loadJoin, onProgress: (fraction) => setState({ state: 'running', fraction }) });
       if (outcome.ok) await download(outcome.blob, fileName(board.name));
       setState({ state: 'done', outcome });
     } catch (error) {
