@@ -71,6 +71,18 @@ const tasksById = async () => new Map(((await studio.evaluate(readStoreInPage, '
 const tab = (name: string) => studio.getByRole('tab', { name, exact: true }).click();
 const shotPrompts = () => studio.locator('[data-testid="shot"] .shot__prompt').allInnerTexts();
 
+/** What the proxy says of each task's kept copy (for failure messages). */
+async function keepStates(): Promise<string> {
+  const tasks = [...(await tasksById()).values()].filter((t) => t.taskId);
+  const states = await Promise.all(
+    tasks.map(async (t) => {
+      const answer = await stack().asMember<{ arkbridge?: { keptUrl?: string; keep?: string; keepError?: string } }>(`/v1/video/generations/${t.taskId}`);
+      return `${t.taskId}: proxy ${answer.arkbridge?.keptUrl ? 'kept' : (answer.arkbridge?.keep ?? 'none')}${answer.arkbridge?.keepError ? ` (${answer.arkbridge.keepError})` : ''}, record ${t.keptUrl ? 'kept' : (t.keep ?? 'none')}`;
+    }),
+  );
+  return states.join('; ');
+}
+
 /** Requests of the studio that failed (the network's reason), printed when a test fails. */
 const failedRequests: string[] = [];
 
@@ -192,7 +204,7 @@ test('batch: four seeds quoted as four times one task, launched as four tasks', 
   const createsBefore = await sandboxCreates(sandbox.url);
   await studio.getByTestId('launch-batch').click();
   await studio.getByText('Batch launched: 4 tasks.').waitFor({ state: 'visible', timeout: 30_000 });
-  expect(await sandboxCreates(sandbox.url), 'four creates').toBe(createsBefore + 4);
+  await expect.poll(() => sandboxCreates(sandbox.url), { timeout: 30_000, message: 'four creates reach the sandbox' }).toBe(createsBefore + 4);
   const [batch] = await batches();
   expect(batch!.takes).toHaveLength(4);
   const launched = await tasksById();
@@ -264,7 +276,7 @@ test('export: the storyboard as one MP4, as long as its three clips, decoded in 
   await tab('Storyboard');
   await studio.getByTestId('export-button').waitFor({ state: 'visible', timeout: 15_000 });
   const exported = await studio.evaluate(timeExportInPage);
-  expect(exported.text, `failed requests: ${failedRequests.join('; ')}`).toMatch(/^Exported \d/);
+  if (!exported.text.startsWith('Exported')) throw new Error(`export: ${exported.text}; failed requests: ${failedRequests.join('; ')}; kept copies: ${await keepStates()}`);
   // The download: Chrome's downloads saved the file (named after the storyboard); it holds the
   // very bytes the page joined.
   const download = await stack().browser.serviceWorker.evaluate(async () => {
@@ -326,7 +338,7 @@ test('export: the storyboard as one MP4, as long as its three clips, decoded in 
   const timings: number[] = [];
   for (let run = 0; run < 3; run++) {
     const timed = await studio.evaluate(timeExportInPage);
-    expect(timed.text, `failed requests: ${failedRequests.join('; ')}`).toMatch(/^Exported 30 s/);
+    if (!timed.text.startsWith('Exported 30 s')) throw new Error(`export of six clips: ${timed.text}; failed requests: ${failedRequests.join('; ')}; kept copies: ${await keepStates()}`);
     timings.push(timed.ms);
   }
   const sixMp4 = Buffer.from(await studio.evaluate(lastMp4InPage), 'base64');

@@ -44,6 +44,38 @@ export function takesAwaitingCopy(board: Pick<StoryboardRecord, 'shots'>, tasks:
   });
 }
 
+/** How often, at most, the export reads again a copy still being made (a second apart). */
+export const COPY_READS = 8;
+
+/**
+ * The takes with their kept copies before an export: those awaiting one (takesAwaitingCopy) read
+ * again (`read`: the task's record as stored after reading it, or undefined when nothing changed),
+ * and while a copy is still being made, read again after `wait`, at most COPY_READS times in all.
+ */
+export async function withKeptCopies(
+  board: Pick<StoryboardRecord, 'shots'>,
+  tasks: ReadonlyMap<string, TaskRecord>,
+  read: (task: TaskRecord) => Promise<TaskRecord | undefined>,
+  wait: () => Promise<void>,
+  now: () => number = Date.now,
+): Promise<ReadonlyMap<string, TaskRecord>> {
+  let current = tasks;
+  for (let round = 0; round < COPY_READS; round++) {
+    const waiting = takesAwaitingCopy(board, current, now());
+    // After the first read, only a copy still being made is worth asking about again.
+    const asked = round === 0 ? waiting : waiting.filter((task) => task.keep === 'pending');
+    if (!asked.length) break;
+    if (round > 0) await wait();
+    const fresh = new Map(current);
+    for (const task of asked) {
+      const stored = await read(task).catch(() => undefined);
+      if (stored) fresh.set(stored.localId, stored);
+    }
+    current = fresh;
+  }
+  return current;
+}
+
 /** The clips of every shot, in order; or the shots (1-based) with no completed take that has an address. */
 export function selectClips(board: Pick<StoryboardRecord, 'shots'>, tasks: ReadonlyMap<string, TaskRecord>, now: number): ClipSelection {
   const clips: ExportClip[] = [];

@@ -6,7 +6,7 @@ import { readKeptCopy } from '@/lib/poll/task-polling';
 import { connectedClient } from '@/lib/proxy/connected-client';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import type { StoryboardRecord } from '@/lib/storage/records/studio-records';
-import { takesAwaitingCopy } from '@/lib/studio/export-clips';
+import { takesAwaitingCopy, withKeptCopies } from '@/lib/studio/export-clips';
 import { type ExportOutcome, exportStoryboard, loadJoin } from '@/lib/studio/storyboard-export';
 import '@/lib/i18n/studio.en';
 
@@ -33,17 +33,12 @@ async function download(blob: Blob, name: string): Promise<void> {
   }
 }
 
-/** The takes with their kept copies: those the proxy may have kept since they were last read are read again now. */
-async function withKeptCopies(board: StoryboardRecord, tasks: ReadonlyMap<string, TaskRecord>): Promise<ReadonlyMap<string, TaskRecord>> {
-  const waiting = takesAwaitingCopy(board, tasks, Date.now());
-  const connected = waiting.length ? await connectedClient().catch(() => null) : null;
+/** The takes with their kept copies, read again where the proxy may have made one since (export-clips). */
+async function keptCopies(board: StoryboardRecord, tasks: ReadonlyMap<string, TaskRecord>): Promise<ReadonlyMap<string, TaskRecord>> {
+  if (!takesAwaitingCopy(board, tasks, Date.now()).length) return tasks;
+  const connected = await connectedClient().catch(() => null);
   if (!connected) return tasks;
-  const fresh = new Map(tasks);
-  for (const task of waiting) {
-    const stored = await readKeptCopy(connected.client, task).catch(() => undefined);
-    if (stored) fresh.set(stored.localId, stored);
-  }
-  return fresh;
+  return withKeptCopies(board, tasks, (task) => readKeptCopy(connected.client, task), () => new Promise((resolve) => setTimeout(resolve, 1_000)));
 }
 
 /** Words for what went wrong, naming the shot. */
@@ -67,7 +62,7 @@ export function ExportPanel({ board, tasks }: { board: StoryboardRecord; tasks: 
   async function run() {
     setState({ state: 'running', fraction: 0 });
     try {
-      const outcome = await exportStoryboard(board, await withKeptCopies(board, tasks), { fetcher: (input, init) => fetch(input, init), loadJoin, onProgress: (fraction) => setState({ state: 'running', fraction }) });
+      const outcome = await exportStoryboard(board, await keptCopies(board, tasks), { fetcher: (input, init) => fetch(input, init), loadJoin, onProgress: (fraction) => setState({ state: 'running', fraction }) });
       if (outcome.ok) await download(outcome.blob, fileName(board.name));
       setState({ state: 'done', outcome });
     } catch (error) {
