@@ -42,11 +42,22 @@ const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 15
   if (!seen.last) throw new Error(`not reached in ${timeoutMs} ms: ${what}; the page shows: ${(await textOf(studio, shown)).replace(/\s+/g, ' ').slice(0, 1500)}`);
 };
 
-/** Sets a field as typing does (Preact listens to `input`). */
+/**
+ * Sets a field as typing does (Preact listens to `input`), in one step: cleared and typed apart, a
+ * render in between could put the old value back before the typing (a seed count of 4 became 44).
+ */
 async function fill(selector: string, value: string): Promise<void> {
   await studio.waitForSelector(selector, { timeout: 15_000 });
-  await studio.$eval(selector, (el) => ((el as HTMLInputElement).value = ''));
-  await studio.type(selector, value);
+  await studio.$eval(
+    selector,
+    (el, text) => {
+      const field = el as HTMLInputElement | HTMLTextAreaElement;
+      Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field), 'value')!.set!.call(field, text);
+      field.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    value,
+  );
+  if ((await studio.$eval(selector, (el) => (el as HTMLInputElement).value)) !== value) throw new Error(`${selector} does not hold ${value}`);
 }
 
 test('connects over CORS and builds a chained three-shot storyboard, run to completed', async () => {

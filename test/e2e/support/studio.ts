@@ -18,12 +18,17 @@ export const FRAME_SECONDS = 1 / 15;
 
 /** Sets the team's price for the studio's model, so that a quote has a cost. */
 export async function priceStudioModel(proxyUrl: string): Promise<void> {
-  const res = await fetch(`${proxyUrl}/admin/prices`, {
-    method: 'PUT',
-    headers: { Authorization: `Bearer ${TEST_PROXY_SECRETS.ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ currency: 'CNY', models: { [STUDIO_MODEL]: { '*': PRICE_PER_SECOND } } }),
-  });
-  if (res.status !== 200) throw new Error(`PUT /admin/prices: HTTP ${res.status} ${await res.text()}`);
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`${proxyUrl}/admin/prices`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${TEST_PROXY_SECRETS.ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ currency: 'CNY', models: { [STUDIO_MODEL]: { '*': PRICE_PER_SECOND } } }),
+    });
+    if (res.status === 200) return;
+    // `wrangler dev` answers 503 when its worker restarted mid-request (and retries only GETs): the PUT is sent again.
+    if (res.status !== 503 || attempt === 3) throw new Error(`PUT /admin/prices: HTTP ${res.status} ${await res.text()}`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
 }
 
 /** Moves the sandbox's clock forward: running tasks finish without the test waiting for them. */
