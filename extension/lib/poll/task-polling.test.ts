@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { KEPT_READ_MIN_MS, KEPT_URL_REFRESH_MS, pollTasks } from '@/lib/poll/task-polling';
+import { KEPT_READ_MIN_MS, KEPT_URL_REFRESH_MS, pollTasks, readKeptCopy } from '@/lib/poll/task-polling';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { db } from '@/lib/storage/database';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
@@ -131,6 +131,21 @@ describe('pollTasks', () => {
       // Failed is final: not read again.
       await database.put('tasks', { ...(await database.get('tasks', 'done'))!, keptReadAt: 0 });
       await pollTasks(client);
+      expect(proxy.callsOf('getVideo')).toHaveLength(2);
+    });
+
+    it('reads a copy being made at once when asked (the export), whatever the minute says', async () => {
+      const database = await db();
+      const record = done({ keep: 'pending', keptReadAt: Date.now() });
+      await database.put('tasks', record);
+      const keptUntil = until();
+      proxy.setTask('task-done', { status: 'completed', progress: 100, arkbridge: { ...COST, keptUrl: url(2), keptUntil } });
+      expect(await readKeptCopy(client, record)).toMatchObject({ keptUrl: url(2), keptUntil });
+      expect(await database.get('tasks', 'done')).toMatchObject({ keptUrl: url(2), keptUntil });
+      expect(proxy.callsOf('getVideo')).toHaveLength(1);
+      // Nothing new: nothing stored; not a completed task: not read.
+      expect(await readKeptCopy(client, (await database.get('tasks', 'done'))!)).toBeUndefined();
+      expect(await readKeptCopy(client, task('open', { status: 'in_progress' }))).toBeUndefined();
       expect(proxy.callsOf('getVideo')).toHaveLength(2);
     });
 

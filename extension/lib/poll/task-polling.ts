@@ -88,23 +88,34 @@ async function refreshKeptCopies(client: ProxyClient, now: number): Promise<Task
       return { ...current, keptReadAt: now };
     });
     if (!claimed) continue;
-    let task: ProxiedVideoTask;
-    try {
-      task = await client.getVideo(record.taskId!);
-    } catch (error) {
-      // A completed task stays completed: a proxy that no longer knows it changes nothing here.
-      if (isGone(error)) continue;
-      throw error;
-    }
-    const annotation = annotationOf(task);
-    const url = videoUrlOf(task);
-    let stored = undefined as TaskRecord | undefined;
-    await taskStore.update(record.localId, (current) => {
-      if (current.status !== 'completed' || (!annotationChanges(current, annotation) && (!url || url === current.videoUrl))) return undefined;
-      stored = annotated({ ...current, ...(url ? { videoUrl: url } : {}) }, annotation, now);
-      return stored;
-    });
+    const stored = await readKeptCopy(client, record, now);
     if (stored) changed.push(stored);
   }
   return changed;
+}
+
+/**
+ * Reads a completed task once for its kept copy, now (no minute's wait: for what needs the copy at
+ * once, e.g. the studio's export of a take that completed moments ago), and stores what changed.
+ * Answers the stored record, or undefined when nothing changed or the proxy no longer knows it.
+ */
+export async function readKeptCopy(client: ProxyClient, record: TaskRecord, now: number = Date.now()): Promise<TaskRecord | undefined> {
+  if (record.status !== 'completed' || !record.taskId) return undefined;
+  let task: ProxiedVideoTask;
+  try {
+    task = await client.getVideo(record.taskId);
+  } catch (error) {
+    // A completed task stays completed: a proxy that no longer knows it changes nothing here.
+    if (isGone(error)) return undefined;
+    throw error;
+  }
+  const annotation = annotationOf(task);
+  const url = videoUrlOf(task);
+  let stored = undefined as TaskRecord | undefined;
+  await taskStore.update(record.localId, (current) => {
+    if (current.status !== 'completed' || (!annotationChanges(current, annotation) && (!url || url === current.videoUrl))) return undefined;
+    stored = annotated({ ...current, ...(url ? { videoUrl: url } : {}) }, annotation, now);
+    return stored;
+  });
+  return stored;
 }

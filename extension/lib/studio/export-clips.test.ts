@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { LocalTaskStatus, TaskRecord } from '@/lib/storage/records/task-record';
 import type { ShotRecord } from '@/lib/storage/records/studio-records';
-import { fetchClips, selectClips } from '@/lib/studio/export-clips';
+import { COPY_READS, fetchClips, selectClips, takesAwaitingCopy, withKeptCopies } from '@/lib/studio/export-clips';
 import { exportStoryboard, type JoinFn } from '@/lib/studio/storyboard-export';
 
 const NOW = 1_800_000_000_000;
@@ -25,6 +25,46 @@ describe('which clips a storyboard exports', () => {
     const gone = task('b1', 'completed', { keptUrl: 'https://proxy.test/media/b1', keptUntil: NOW / 1000 - 1 });
     const picked = selectClips({ shots: [shot('a', ['a1']), shot('b', ['b1'])] }, map(kept, gone), NOW);
     expect(picked.ok && picked.clips.map((c) => c.url)).toEqual(['https://proxy.test/media/a1', 'https://cdn.test/b1.mp4']);
+  });
+
+  it('asks again about the takes whose copy the proxy may have made since (not a kept, failed or deleted one)', () => {
+    const until = NOW / 1000 + 3600;
+    const tasks = map(
+      task('a1', 'completed', { taskId: 't-a1', keep: 'pending' }),
+      task('b1', 'completed', { taskId: 't-b1' }),
+      task('c1', 'completed', { taskId: 't-c1', keptUrl: 'https://proxy.test/media/c1', keptUntil: until }),
+      task('d1', 'completed', { taskId: 't-d1', keep: 'failed' }),
+      task('e1', 'completed', { taskId: 't-e1', keep: 'deleted' }),
+      task('f1', 'completed'),
+      task('g0', 'completed', { taskId: 't-g0', keep: 'pending' }),
+      task('g1', 'completed', { taskId: 't-g1', keptUrl: 'https://proxy.test/media/g1', keptUntil: until }),
+    );
+    const shots = [shot('a', ['a1']), shot('b', ['b1']), shot('c', ['c1']), shot('d', ['d1']), shot('e', ['e1']), shot('f', ['f1']), shot('g', ['g0', 'g1'], 'g1')];
+    expect(takesAwaitingCopy({ shots }, tasks, NOW).map((t) => t.localId)).toEqual(['a1', 'b1']);
+  });
+
+  it('reads those takes again, and a copy still being made again after a wait, a few times at most', async () => {
+    const kept = { keptUrl: 'https://proxy.test/media/x', keptUntil: NOW / 1000 + 3600 };
+    const tasks = map(task('a1', 'completed', { taskId: 't-a1', keep: 'pending' }), task('b1', 'completed', { taskId: 't-b1' }), task('c1', 'completed', { taskId: 't-c1', keep: 'pending' }));
+    const board = { shots: [shot('a', ['a1']), shot('b', ['b1']), shot('c', ['c1'])] };
+    const reads: string[] = [];
+    let waits = 0;
+    // a1 is kept on its second read; b1's proxy keeps nothing (no answer changes); c1 stays pending.
+    const read = async (t: TaskRecord) => {
+      reads.push(t.localId);
+      if (t.localId === 'a1' && reads.filter((id) => id === 'a1').length === 2) return { ...t, keep: undefined, ...kept };
+      return undefined;
+    };
+    const fresh = await withKeptCopies(board, tasks, read, async () => void waits++, () => NOW);
+    expect(fresh.get('a1')).toMatchObject(kept);
+    expect(fresh.get('b1')).toBe(tasks.get('b1'));
+    expect(reads.filter((id) => id === 'b1')).toHaveLength(1);
+    expect(reads.filter((id) => id === 'c1')).toHaveLength(COPY_READS);
+    expect(waits).toBe(COPY_READS - 1);
+    // Nothing awaiting a copy: nothing read.
+    reads.length = 0;
+    await withKeptCopies({ shots: [shot('a', ['a1'])] }, map({ ...tasks.get('a1')!, ...kept, keep: undefined }), read, async () => {}, () => NOW);
+    expect(reads).toEqual([]);
   });
 
   it('names the shots that have no completed take (a chosen take that failed falls back)', () => {

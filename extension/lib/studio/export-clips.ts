@@ -1,6 +1,6 @@
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import type { StoryboardRecord } from '@/lib/storage/records/studio-records';
-import { videoAddress } from '@/lib/tasks/task-presentation';
+import { keptVideo, videoAddress } from '@/lib/tasks/task-presentation';
 
 /**
  * What a storyboard's export joins: per shot, its chosen take when completed, else its latest
@@ -28,6 +28,52 @@ export function exportTake(shot: StoryboardRecord['shots'][number], tasks: Reado
     if (task?.status === 'completed') return task;
   }
   return undefined;
+}
+
+/**
+ * The takes an export would use that have no kept copy yet while the proxy may have one: a copy
+ * being made, or not heard of (the proxy answers "completed" before it has copied the video, and the
+ * task is read again only a minute later). They are read again before the export, since the
+ * service's own link cannot be downloaded from the studio's page (no CORS); a copy that failed or
+ * was deleted is not asked about.
+ */
+export function takesAwaitingCopy(board: Pick<StoryboardRecord, 'shots'>, tasks: ReadonlyMap<string, TaskRecord>, now: number): TaskRecord[] {
+  return board.shots.flatMap((shot) => {
+    const task = exportTake(shot, tasks);
+    return task?.taskId && !keptVideo(task, now) && task.keep !== 'failed' && task.keep !== 'deleted' ? [task] : [];
+  });
+}
+
+/** How often, at most, the export reads again a copy still being made (a second apart). */
+export const COPY_READS = 8;
+
+/**
+ * The takes with their kept copies before an export: those awaiting one (takesAwaitingCopy) read
+ * again (`read`: the task's record as stored after reading it, or undefined when nothing changed),
+ * and while a copy is still being made, read again after `wait`, at most COPY_READS times in all.
+ */
+export async function withKeptCopies(
+  board: Pick<StoryboardRecord, 'shots'>,
+  tasks: ReadonlyMap<string, TaskRecord>,
+  read: (task: TaskRecord) => Promise<TaskRecord | undefined>,
+  wait: () => Promise<void>,
+  now: () => number = Date.now,
+): Promise<ReadonlyMap<string, TaskRecord>> {
+  let current = tasks;
+  for (let round = 0; round < COPY_READS; round++) {
+    const waiting = takesAwaitingCopy(board, current, now());
+    // After the first read, only a copy still being made is worth asking about again.
+    const asked = round === 0 ? waiting : waiting.filter((task) => task.keep === 'pending');
+    if (!asked.length) break;
+    if (round > 0) await wait();
+    const fresh = new Map(current);
+    for (const task of asked) {
+      const stored = await read(task).catch(() => undefined);
+      if (stored) fresh.set(stored.localId, stored);
+    }
+    current = fresh;
+  }
+  return current;
 }
 
 /** The clips of every shot, in order; or the shots (1-based) with no completed take that has an address. */

@@ -2,8 +2,11 @@ import { useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { Banner } from '@/components/Banner';
 import { type MessageKey, t } from '@/lib/i18n/translate';
+import { readKeptCopy } from '@/lib/poll/task-polling';
+import { connectedClient } from '@/lib/proxy/connected-client';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import type { StoryboardRecord } from '@/lib/storage/records/studio-records';
+import { takesAwaitingCopy, withKeptCopies } from '@/lib/studio/export-clips';
 import { type ExportOutcome, exportStoryboard, loadJoin } from '@/lib/studio/storyboard-export';
 import '@/lib/i18n/studio.en';
 
@@ -30,6 +33,14 @@ async function download(blob: Blob, name: string): Promise<void> {
   }
 }
 
+/** The takes with their kept copies, read again where the proxy may have made one since (export-clips). */
+async function keptCopies(board: StoryboardRecord, tasks: ReadonlyMap<string, TaskRecord>): Promise<ReadonlyMap<string, TaskRecord>> {
+  if (!takesAwaitingCopy(board, tasks, Date.now()).length) return tasks;
+  const connected = await connectedClient().catch(() => null);
+  if (!connected) return tasks;
+  return withKeptCopies(board, tasks, (task) => readKeptCopy(connected.client, task), () => new Promise((resolve) => setTimeout(resolve, 1_000)));
+}
+
 /** Words for what went wrong, naming the shot. */
 function failure(outcome: Extract<ExportOutcome, { ok: false }>): string {
   switch (outcome.kind) {
@@ -51,7 +62,7 @@ export function ExportPanel({ board, tasks }: { board: StoryboardRecord; tasks: 
   async function run() {
     setState({ state: 'running', fraction: 0 });
     try {
-      const outcome = await exportStoryboard(board, tasks, { fetcher: (input, init) => fetch(input, init), loadJoin, onProgress: (fraction) => setState({ state: 'running', fraction }) });
+      const outcome = await exportStoryboard(board, await keptCopies(board, tasks), { fetcher: (input, init) => fetch(input, init), loadJoin, onProgress: (fraction) => setState({ state: 'running', fraction }) });
       if (outcome.ok) await download(outcome.blob, fileName(board.name));
       setState({ state: 'done', outcome });
     } catch (error) {
