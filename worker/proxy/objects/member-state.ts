@@ -23,6 +23,7 @@ import { migrateMemberForSharing } from '../domain/sharing/library-schema';
 import { memberGroups } from '../domain/sharing/member-groups';
 import { handleSharing, type SharingCall } from '../domain/sharing/sharing-handler';
 import type { HeldLibrary } from '../domain/sharing/sharing-ports';
+import { claimUpload, forgetUpload, UPLOAD_INDEX_SCHEMA } from '../domain/media/upload-index';
 
 export type Profile = MemberProfile;
 
@@ -60,6 +61,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
     this.ctx.storage.sql.exec(CREATES_SCHEMA);
     migrateMemberForSharing(this.ctx.storage.sql);
     this.ctx.storage.sql.exec(SCOPE_SCHEMA);
+    this.ctx.storage.sql.exec(UPLOAD_INDEX_SCHEMA);
     this.#tokens = new TokenBook(this.ctx.storage.sql);
     this.#tracker = new TaskTracker({
       sql: this.ctx.storage.sql,
@@ -284,6 +286,15 @@ export class MemberState extends DurableObject<ProxyEnv> {
     // A published video keeps its gallery entry, without an address.
     if (deleted) await m.team().forgetKept(taskId).catch(() => undefined);
     return deleted;
+  }
+
+  /** The member's uploads by content (domain/media/upload-index.ts), asked by `POST`, `DELETE /proxy/uploads` after the token was checked. */
+  claimUpload(sha256: string, id: string, expiresAt: number, replace = false): string | null {
+    return claimUpload(this.ctx.storage.sql, sha256, id, expiresAt, Math.floor(Date.now() / 1000), replace);
+  }
+
+  forgetUpload(id: string): void {
+    forgetUpload(this.ctx.storage.sql, id);
   }
 
   addConsent(tokenHash: string, scope: string, rulesVersion: string): Consent | null {
