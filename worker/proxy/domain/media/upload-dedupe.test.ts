@@ -44,7 +44,7 @@ describe('upload dedupe', () => {
     const png = await fixture('sample.png');
     await upload(m, png);
     const other = png.slice();
-    other[other.length - 1] ^= 0xff;
+    other[other.length - 1] = other[other.length - 1]! ^ 0xff;
     expect((await upload(m, other)).status).toBe(201);
     expect((await stored(m)).objects).toBe(2);
   });
