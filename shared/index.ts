@@ -31,3 +31,4 @@ export * from './proxy-extras';
 export * from './gateway/admin-answers';
 export * from './team-library';
 export * from './webhooks';
+export * from './provenance';

@@ -104,6 +104,10 @@ export const uploadAnswerSchema = v.object({
   contentType: v.string(),
   sha256: v.string(),
   name: v.nullable(v.string()),
+  existing: v.pipe(
+    v.optional(v.boolean()),
+    v.description('true (answered 200) when the member had already uploaded these bytes (same SHA-256, still kept): the upload answered is that one and nothing was stored again; false (201) for a new upload. Always sent by the proxy; optional for older proxies.'),
+  ),
 });
 
 /** `GET /proxy/uploads`: the caller's uploads, 1,000 a page. */

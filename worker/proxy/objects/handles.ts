@@ -1,6 +1,7 @@
 import type { LedgerPort } from '../domain/ledger/ledger-port';
+import type { UploadIndexPort } from '../domain/media/upload-index';
 import type { MemberPort } from '../domain/members/member-port';
-import type { AuditPort, LibraryHolderPort, RosterPort, TeamLibraryPort } from '../domain/sharing/sharing-ports';
+import type { AuditPort, LibraryHolderPort, RosterPort, SourceHolderPort, TeamLibraryPort } from '../domain/sharing/sharing-ports';
 import type { TeamWebhookPort, WebhookPort } from '../domain/webhooks/webhook-calls';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
 import type { MemberDirectory } from './member-directory';
@@ -44,5 +45,7 @@ export type PortsFit = [
   Assert<DurableObjectStub<MemberState> extends LibraryHolderPort ? true : false>,
   Assert<DurableObjectStub<TeamLedger> extends TeamWebhookPort ? true : false>,
   Assert<DurableObjectStub<MemberState> extends WebhookPort ? true : false>,
+  Assert<DurableObjectStub<MemberState> extends UploadIndexPort ? true : false>,
+  Assert<DurableObjectStub<MemberState> extends SourceHolderPort ? true : false>,
 ];
 type Assert<T extends true> = T;

@@ -12,7 +12,7 @@ import { readScope, SCOPE_SCHEMA, scopeExpired, writeScope } from '../domain/mem
 import { ADDED_LABEL, ROTATED_LABEL, TokenBook } from '../domain/members/member-tokens';
 import { hashToken, newToken } from '../domain/members/token';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
-import { auditPort, ledgerPort, rosterPort, teamLibraryPort, teamWebhookPort } from './object-stubs';
+import { auditPort, ledgerPort, rosterPort, sourceHolderPort, teamLibraryPort, teamWebhookPort } from './object-stubs';
 import { WebhookOutbox, type HandedEvent } from '../domain/webhooks/webhook-outbox';
 import { AssetFollower, ASSET_EVENTS } from '../domain/webhooks/asset-follower';
 import { answerWebhookCall, type WebhookCall } from '../domain/webhooks/webhook-calls';
@@ -23,6 +23,8 @@ import { migrateMemberForSharing } from '../domain/sharing/library-schema';
 import { memberGroups } from '../domain/sharing/member-groups';
 import { handleSharing, type SharingCall } from '../domain/sharing/sharing-handler';
 import type { HeldLibrary } from '../domain/sharing/sharing-ports';
+import { claimUpload, forgetUpload, UPLOAD_INDEX_SCHEMA } from '../domain/media/upload-index';
+import { handleSources, readSources, SOURCE_SCHEMA, type SourceCall } from '../domain/sharing/asset-sources';
 
 export type Profile = MemberProfile;
 
@@ -60,6 +62,8 @@ export class MemberState extends DurableObject<ProxyEnv> {
     this.ctx.storage.sql.exec(CREATES_SCHEMA);
     migrateMemberForSharing(this.ctx.storage.sql);
     this.ctx.storage.sql.exec(SCOPE_SCHEMA);
+    this.ctx.storage.sql.exec(UPLOAD_INDEX_SCHEMA);
+    this.ctx.storage.sql.exec(SOURCE_SCHEMA);
     this.#tokens = new TokenBook(this.ctx.storage.sql);
     this.#tracker = new TaskTracker({
       sql: this.ctx.storage.sql,
@@ -286,6 +290,15 @@ export class MemberState extends DurableObject<ProxyEnv> {
     return deleted;
   }
 
+  /** The member's uploads by content (domain/media/upload-index.ts), asked by `POST`, `DELETE /proxy/uploads` after the token was checked. */
+  claimUpload(sha256: string, id: string, expiresAt: number, replace = false): string | null {
+    return claimUpload(this.ctx.storage.sql, sha256, id, expiresAt, Math.floor(Date.now() / 1000), replace);
+  }
+
+  forgetUpload(id: string): void {
+    forgetUpload(this.ctx.storage.sql, id);
+  }
+
   addConsent(tokenHash: string, scope: string, rulesVersion: string): Consent | null {
     return this.#member(tokenHash) ? recordConsent(this.ctx.storage.sql, scope, rulesVersion, Date.now()) : null;
   }
@@ -314,6 +327,18 @@ export class MemberState extends DurableObject<ProxyEnv> {
     if (!m) return null;
     const deps = { memberName: this.#row()!.name, roster: () => rosterPort(this.env), audit: () => auditPort(this.env) };
     return handleSharing(m, deps, call);
+  }
+
+  /** Sources of assets (`/proxy/assets/:id/source`, `/proxy/sources`): set by the owner, read through the sharing rules. */
+  sources(tokenHash: string, call: SourceCall): Promise<ProxyResponse> | null {
+    const m = this.#member(tokenHash);
+    return m ? handleSources(m, { holder: (owner) => sourceHolderPort(this.env, owner) }, call) : null;
+  }
+
+  /** Sources of this member's assets, for another member's object that checked the reader may see them. */
+  sourcesOf(assetIds: string[]) {
+    const id = this.#row()?.id;
+    return id ? readSources(this.ctx.storage.sql, id, assetIds) : {};
   }
 
   /** The member's groups and their sharing (admin; revoked members included). */

@@ -1,6 +1,6 @@
 import type { LedgerPort } from '../domain/ledger/ledger-port';
 import type { MemberPort } from '../domain/members/member-port';
-import type { AuditPort, LibraryHolderPort, RosterPort, TeamLibraryPort } from '../domain/sharing/sharing-ports';
+import type { AuditPort, LibraryHolderPort, RosterPort, SourceHolderPort, TeamLibraryPort } from '../domain/sharing/sharing-ports';
 import type { TeamWebhookPort, WebhookPort } from '../domain/webhooks/webhook-calls';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
 
@@ -61,3 +61,7 @@ export const teamWebhookPort = (env: Pick<Namespaces, 'LEDGER'>): TeamWebhookPor
 
 /** A member's webhook, as the ledger hands it an alert of the member's budget. */
 export const memberWebhookPort = (env: Pick<Namespaces, 'MEMBERS'>, memberId: string): WebhookPort => objectStub(env.MEMBERS, memberId) as unknown as WebhookPort;
+
+/** A member's object, as another member's reads the sources of assets shared with it (docs/team-library.md). */
+export const sourceHolderPort = (env: Pick<Namespaces, 'MEMBERS'>, memberId: string): SourceHolderPort =>
+  objectStub(env.MEMBERS, memberId) as unknown as SourceHolderPort;

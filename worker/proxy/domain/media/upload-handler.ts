@@ -5,6 +5,7 @@ import { signedAddress } from './media-address';
 import type { MediaEnv } from './media-env';
 import { mediaStoreOff } from './media-store-off';
 import { objectKey, parseMediaId, uploadId, uploadsPrefix, withMetadata } from './media-ids';
+import type { UploadIndexPort } from './upload-index';
 
 /**
  * `POST /proxy/uploads`: the body streams into R2 as it arrives, never held whole in the isolate.
@@ -24,6 +25,8 @@ export interface UploadAnswer {
   contentType: string;
   sha256: string;
   name: string | null;
+  /** True when these bytes were already the member's upload: that one is answered (200), nothing was stored again. */
+  existing: boolean;
 }
 
 export type Refusal = { status: number; code: string; message: string; param?: string };
@@ -165,6 +168,7 @@ async function pump(body: ReadableStream<Uint8Array>, head: Uint8Array, ended: b
 export async function handleUpload(
   env: MediaEnv,
   ledger: StorageLedger,
+  index: UploadIndexPort,
   member: string,
   request: { headers: Headers; body: ReadableStream<Uint8Array> | null },
   origin: string,
@@ -217,20 +221,61 @@ export async function handleUpload(
     if (piped.status === 'rejected' && piped.reason instanceof Refused) return { ok: false, refusal: piped.reason.refusal };
     return { ok: false, refusal: { status: 502, code: 'media_store_failed', message: 'The upload could not be stored; nothing was kept. Try again.' } };
   }
+  const sha256 = hex(await digest.digest);
+  let kept: UploadAnswer | null;
+  try {
+    kept = await alreadyKept(env, index, { sha256, id, expiresAt, origin });
+  } catch {
+    await env.MEDIA.delete(key).catch(() => undefined);
+    return { ok: false, refusal: { status: 502, code: 'media_store_failed', message: 'The upload could not be stored; nothing was kept. Try again.' } };
+  }
+  if (kept) {
+    // The same bytes are the member's upload already: this copy goes, that one is answered.
+    await env.MEDIA.delete(key);
+    return { ok: true, answer: kept };
+  }
   await ledger.addStorage(member, 'uploads', length.length);
   return {
     ok: true,
-    answer: { id, url: signedAddress(secret, origin, id, expiresAt), expiresAt, size: length.length, contentType: declared.type, sha256: hex(await digest.digest), name: name.name },
+    answer: { id, url: signedAddress(secret, origin, id, expiresAt), expiresAt, size: length.length, contentType: declared.type, sha256, name: name.name, existing: false },
+  };
+}
+
+/**
+ * The member's live upload of the same bytes, when there is one (then this one is not kept); null
+ * when this one is now recorded as the member's upload of these bytes. A recorded upload gone from
+ * the store (an R2 lifecycle rule, a cleanup) gives way to this one.
+ */
+async function alreadyKept(env: MediaEnv, index: UploadIndexPort, fresh: { sha256: string; id: string; expiresAt: number; origin: string }): Promise<UploadAnswer | null> {
+  const existing = await index.claimUpload(fresh.sha256, fresh.id, fresh.expiresAt);
+  if (existing === null) return null;
+  const parsed = parseMediaId(existing);
+  const head = parsed && (await env.MEDIA.head(objectKey(parsed)));
+  if (!head) {
+    await index.claimUpload(fresh.sha256, fresh.id, fresh.expiresAt, true);
+    return null;
+  }
+  const expiresAt = Number(head.customMetadata?.expiresAt ?? 0);
+  return {
+    id: existing,
+    url: signedAddress(env.MEDIA_URL_SECRET!, fresh.origin, existing, expiresAt),
+    expiresAt,
+    size: head.size,
+    contentType: head.httpMetadata?.contentType ?? 'application/octet-stream',
+    sha256: fresh.sha256,
+    name: head.customMetadata?.name ?? null,
+    existing: true,
   };
 }
 
 /** `DELETE /proxy/uploads/:id`: only the member's own; another's id is as unknown as a missing one. */
-export async function deleteUpload(env: MediaEnv, ledger: StorageLedger, member: string, id: string): Promise<boolean> {
+export async function deleteUpload(env: MediaEnv, ledger: StorageLedger, index: UploadIndexPort, member: string, id: string): Promise<boolean> {
   const parsed = parseMediaId(id);
   if (!parsed || parsed.kind !== 'upload' || parsed.member !== member) return false;
   const key = objectKey(parsed);
   const head = await env.MEDIA.head(key);
   if (!head) return false;
+  await index.forgetUpload(id);
   await env.MEDIA.delete(key);
   await ledger.addStorage(member, 'uploads', -head.size);
   return true;

@@ -1,4 +1,5 @@
 import { own } from '../members/owned';
+import { adoptSources, dropOrphanSources, exportSources } from './asset-sources';
 import type { AuditPort, HeldLibrary, LibraryHolderPort, TeamLibraryPort } from './sharing-ports';
 
 /**
@@ -11,13 +12,14 @@ export function heldLibrary(sql: SqlStorage): HeldLibrary {
   const groups = sql.exec<{ id: string }>("SELECT id FROM owned WHERE kind = 'group'").toArray().map((r) => r.id);
   const assets = sql.exec<{ id: string; parent: string }>("SELECT id, parent FROM owned WHERE kind = 'asset' AND parent IS NOT NULL").toArray().map((r) => ({ id: r.id, group: r.parent }));
   const shared = sql.exec<{ group_id: string }>('SELECT group_id FROM shared_out').toArray().map((r) => r.group_id);
-  return { groups, assets, shared };
+  return { groups, assets, shared, sources: exportSources(sql) };
 }
 
 export function adoptLibrary(sql: SqlStorage, held: HeldLibrary): void {
   for (const id of held.groups) own(sql, 'group', id);
   for (const a of held.assets) own(sql, 'asset', a.id, a.group);
   for (const id of held.shared) sql.exec('INSERT OR IGNORE INTO shared_out (group_id) VALUES (?)', id);
+  if (held.sources) adoptSources(sql, held.sources);
 }
 
 export function releaseLibrary(sql: SqlStorage, groupIds: string[]): void {
@@ -25,6 +27,7 @@ export function releaseLibrary(sql: SqlStorage, groupIds: string[]): void {
     sql.exec("DELETE FROM owned WHERE (kind = 'group' AND id = ?) OR (kind = 'asset' AND parent = ?)", id, id);
     sql.exec('DELETE FROM shared_out WHERE group_id = ?', id);
   }
+  dropOrphanSources(sql);
 }
 
 export interface TransferPorts {

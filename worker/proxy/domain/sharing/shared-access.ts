@@ -21,12 +21,38 @@ export async function reachGroup(m: MemberContext, groupId: string, need: Need):
 
 /** Whether the member may use this asset with `need`, through the group it belongs to. */
 export async function reachAsset(m: MemberContext, assetId: string, need: Need): Promise<boolean> {
-  if (owns(m.sql, 'asset', assetId)) return true;
-  const [found] = await m.team().assetAccess(m.memberId, [assetId]);
-  // An asset an editor added to one of the member's own groups: the member's from now on.
-  if (found?.access === 'owner' && found.group && owns(m.sql, 'group', found.group)) own(m.sql, 'asset', assetId, found.group);
-  return found ? allows(found.access, need) : false;
+  const standing = (await assetStandings(m, [assetId])).get(assetId);
+  return standing ? allows(standing.access, need) : false;
 }
+
+/** A member's standing on an asset, and whose asset it is (null: no group of record). */
+export interface AssetStanding {
+  access: GroupAccess;
+  owner: string | null;
+}
+
+/**
+ * The member's standing on each asset: `owner` for its own (no call), else through the group it
+ * belongs to (one call to the team library for all the foreign ones).
+ */
+export async function assetStandings(m: MemberContext, assetIds: readonly string[]): Promise<Map<string, AssetStanding>> {
+  const standings = new Map<string, AssetStanding>();
+  const foreign: string[] = [];
+  for (const id of new Set(assetIds)) {
+    if (owns(m.sql, 'asset', id)) standings.set(id, { access: 'owner', owner: m.memberId });
+    else foreign.push(id);
+  }
+  if (foreign.length === 0) return standings;
+  for (const found of await m.team().assetAccess(m.memberId, foreign)) {
+    // An asset an editor added to one of the member's own groups: the member's from now on.
+    if (found.access === 'owner' && found.group && owns(m.sql, 'group', found.group)) own(m.sql, 'asset', found.id, found.group);
+    standings.set(found.id, { access: found.access, owner: found.owner ?? null });
+  }
+  return standings;
+}
+
+/** Whether a standing lets the member see the asset (and what is kept about it, its source). */
+export const mayRead = (standing: AssetStanding | undefined): boolean => Boolean(standing && allows(standing.access, 'viewer'));
 
 /** Of these asset ids, the ones the member may not reference (one call for all the foreign ones). */
 export async function unreachableAssets(m: MemberContext, assetIds: string[]): Promise<Set<string>> {

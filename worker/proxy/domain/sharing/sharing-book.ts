@@ -22,7 +22,7 @@ export function assetAccess(sql: SqlStorage, member: string, assetIds: string[])
       .exec<{ group_id: string; owner: string; role: string }>(`SELECT a.group_id, g.owner, ${ROLE} AS role FROM shared_assets a JOIN shared_groups g ON g.id = a.group_id LEFT JOIN grants x ON x.group_id = g.id AND x.member = ? WHERE a.id = ?`, member, id)
       .toArray()[0];
     if (!row) return { id, group: null, access: 'none' };
-    return { id, group: row.group_id, access: row.owner === member ? 'owner' : (row.role as ShareRole) };
+    return { id, group: row.group_id, access: row.owner === member ? 'owner' : (row.role as ShareRole), owner: row.owner };
   });
 }
 

@@ -1,4 +1,4 @@
-import type { GalleryItem, GroupAccess, GroupSharing, MemberProfile, ShareRole, SharedGroup } from '../../../../shared';
+import type { AssetSource, GalleryItem, GroupAccess, GroupSharing, MemberProfile, ShareRole, SharedGroup } from '../../../../shared';
 
 /**
  * What the rules outside the team library ask of it (objects/team-library.ts answers these calls),
@@ -11,6 +11,8 @@ export interface AssetAccess {
   id: string;
   group: string | null;
   access: GroupAccess;
+  /** The owner of the group it belongs to (when it belongs to a shared group). */
+  owner?: string;
 }
 
 /** A sharing change as the owner's object sends it, with what it learnt of the group. */
@@ -91,4 +93,21 @@ export interface HeldLibrary {
   groups: string[];
   assets: { id: string; group: string }[];
   shared: string[];
+  /** The sources of those assets (domain/sharing/asset-sources.ts): they move with them. */
+  sources?: SourceRow[];
+}
+
+/** An asset's source as its owner's object keeps it. */
+export type SourceRow = {
+  asset_id: string;
+  page_url: string | null;
+  page_title: string | null;
+  captured_at: string;
+  how: string;
+  updated_at: number;
+};
+
+/** The owner's object, as another member's object reads sources it may show (after the access check). */
+export interface SourceHolderPort {
+  sourcesOf(assetIds: string[]): Promise<Record<string, AssetSource>>;
 }

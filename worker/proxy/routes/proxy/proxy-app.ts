@@ -6,6 +6,7 @@ import { proxyAuth } from './proxy-auth';
 import { uploadRoutes } from './upload-routes';
 import { galleryRoutes } from './gallery-routes';
 import { sharingRoutes } from './sharing-routes';
+import { sourceRoutes } from './source-routes';
 import { tokenRoutes } from './token-routes';
 import { memberAnswer } from '../middleware/member-auth';
 import { memberError } from '../answers';
@@ -23,6 +24,7 @@ proxyApp.use('*', (c, next) => (c.req.method === 'POST' && (c.req.path === '/pro
 proxyApp.route('/', memberRoutes);
 proxyApp.route('/', uploadRoutes);
 proxyApp.route('/', sharingRoutes);
+proxyApp.route('/', sourceRoutes);
 proxyApp.route('/', galleryRoutes);
 proxyApp.route('/', tokenRoutes);
 // The member's own webhook (docs/webhooks.md): kept and sent by the member's object.

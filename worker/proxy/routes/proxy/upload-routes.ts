@@ -28,6 +28,7 @@ uploadRoutes.post('/uploads', describeRoute({
   ],
   requestBody: { required: true, content: Object.fromEntries(Object.keys(UPLOAD_TYPES).map((type) => [type, {}])) },
   responses: {
+    200: json('The member had already uploaded these bytes (same SHA-256, still kept): that upload, with a fresh signed `url` and `"existing": true`; nothing was stored again.', uploadAnswerSchema),
     201: json('The upload; `url` is a signed `/media` address.', uploadAnswerSchema),
     ...errors({
       400: '`invalid_parameter`: an empty body, a bad `Content-Length` or `name`, or fewer or more bytes than announced.',
@@ -43,12 +44,12 @@ uploadRoutes.post('/uploads', describeRoute({
   // The token is checked before a byte of the body is read.
   if (!(await state.me(tokenHash))) return toResponse(proxyUnauthorized());
   const request = { headers: c.req.raw.headers, body: c.req.raw.body };
-  const result = await handleUpload(c.env, ledgerObject(c.env), id, request, new URL(c.req.url).origin, c.req.query('name'));
+  const result = await handleUpload(c.env, ledgerObject(c.env), state, id, request, new URL(c.req.url).origin, c.req.query('name'));
   if (!result.ok) {
     const { status, code, message, param } = result.refusal;
     return memberError(status, code, message, param);
   }
-  return c.json(result.answer, 201);
+  return c.json(result.answer, result.answer.existing ? 200 : 201);
 });
 
 uploadRoutes.get('/uploads', describeRoute({
@@ -80,7 +81,7 @@ uploadRoutes.delete('/uploads/:id', describeRoute({
   if (!(await state.me(tokenHash))) return toResponse(proxyUnauthorized());
   const off = mediaStoreOff(c.env);
   if (off) return memberError(off.status, off.code, off.message);
-  return (await deleteUpload(c.env, ledgerObject(c.env), id, c.req.param('id')))
+  return (await deleteUpload(c.env, ledgerObject(c.env), state, id, c.req.param('id')))
     ? c.body(null, 204)
     : memberError(404, 'upload_not_found', `No upload ${clip(c.req.param('id'))} exists for you.`, 'id');
 });
