@@ -40,7 +40,7 @@ export function App() {
   // Opened from a notification: show what it was about.
   useEffect(() => void takeNextTab().then((next) => next && choose(next)), []);
 
-  // The title while the connection is read: the same as index.html's shell, painted before any script ran.
+  // The title while the connection is read (IndexedDB): the first contentful paint needs no database.
   if (connection === undefined)
     return (
       <main class="app" aria-busy="true">

@@ -1,15 +1,25 @@
 import type { UsageView } from '@@/shared';
 import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
+import type { Connection, UsageRecord } from '@/lib/storage/records/setting-values';
 import { settingsStore } from '@/lib/storage/settings-store';
 import { announceChange } from '@/lib/storage/store-changes';
+import { getConnection } from '@/lib/storage/stored-connection';
 
 /**
  * The member's budget for the popup's budget line: read from the proxy when the popup opens and
  * after each create, kept in IndexedDB so that the next opening shows it at once.
  */
 
-// The budget as last read (no network): usage-read, part of the popup's first paint without the proxy client.
-export { readUsage } from '@/lib/budget/usage-read';
+const belongsTo = (record: UsageRecord, connection: Connection) => record.proxyUrl === connection.proxyUrl && record.memberName === connection.memberName;
+
+/**
+ * The budget as last read for the stored connection: undefined when none was read for it, null
+ * when its proxy keeps no budgets.
+ */
+export async function readUsage(): Promise<UsageView | null | undefined> {
+  const [connection, record] = await Promise.all([getConnection(), settingsStore.get('budget.usage')]);
+  return connection && record && belongsTo(record, connection) ? record.usage : undefined;
+}
 
 let latest = 0;
 

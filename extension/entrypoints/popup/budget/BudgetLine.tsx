@@ -1,5 +1,5 @@
 import { useEffect } from 'preact/hooks';
-import { readUsage } from '@/lib/budget/usage-read';
+import { readUsage, refreshUsage } from '@/lib/budget/usage-refresh';
 import { usageSummary } from '@/lib/budget/usage-summary';
 import { useDb } from '@/lib/popup/use-db';
 
@@ -11,8 +11,7 @@ import { useDb } from '@/lib/popup/use-db';
  */
 export function BudgetLine() {
   const usage = useDb(readUsage, ['settings']);
-  // The request (and the proxy client) after the first paint, in a chunk of its own.
-  useEffect(() => void import('@/lib/budget/usage-refresh').then(({ refreshUsage }) => refreshUsage()).catch(() => {}), []);
+  useEffect(() => void refreshUsage(), []);
   if (!usage) return null;
   const { member, team, running, alert } = usageSummary(usage);
   return (
