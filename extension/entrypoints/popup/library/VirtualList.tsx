@@ -21,8 +21,9 @@ export interface VirtualListProps<T> {
   /** Rows rendered above and below the visible ones. */
   overscan?: number;
   /**
-   * `visible`: the item is in the viewport (not only in the overscan) and the scroll has settled
-   * (SCROLL_SETTLE_MS without a scroll event): media may load. While scrolling, none does.
+   * `visible`: the item is in the viewport (not only in the overscan) and either the scroll has
+   * settled (SCROLL_SETTLE_MS without a scroll event) or it was in view when the scroll began:
+   * media may load. Items scrolled into view load nothing until the scroll stops.
    */
   renderRow: (item: T, index: number, active: boolean, visible: boolean) => ComponentChildren;
   /** Enter, or a click on a row. */
@@ -79,7 +80,8 @@ export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, ce
   // view (a scroll within the same rows renders nothing); `topNow` follows every scroll event.
   const [scrollTop, setScrollTop] = useState(0);
   const topNow = useRef(0);
-  const [scrolling, setScrolling] = useState(false);
+  /** While scrolling: the rows in view when the scroll began (their media stays); null: settled. */
+  const [scrollFrom, setScrollFrom] = useState<{ first: number; last: number } | null>(null);
   const settle = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(settle.current), []);
   const [activeKey, setActiveKey] = useState<string | null>(null);
@@ -115,9 +117,9 @@ export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, ce
     topNow.current = next;
     const moved = windowRows(Math.min(next, maxTop), height, rowHeight, rowCount, overscan);
     if (moved.first !== rows.first || moved.firstVisible !== rows.firstVisible || moved.lastVisible !== rows.lastVisible) setScrollTop(next);
-    if (!scrolling) setScrolling(true);
+    if (!scrollFrom) setScrollFrom({ first: rows.firstVisible, last: rows.lastVisible });
     clearTimeout(settle.current);
-    settle.current = setTimeout(() => setScrolling(false), SCROLL_SETTLE_MS);
+    settle.current = setTimeout(() => setScrollFrom(null), SCROLL_SETTLE_MS);
   };
   const first = rows.first * columns;
   const last = Math.min(items.length - 1, (rows.last + 1) * columns - 1);
@@ -209,7 +211,7 @@ export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, ce
           const active = index === activeIndex;
           const row = Math.floor(index / columns);
           const column = index % columns;
-          const visible = !scrolling && row >= rows.firstVisible && row <= rows.lastVisible;
+          const visible = row >= rows.firstVisible && row <= rows.lastVisible && (!scrollFrom || (row >= scrollFrom.first && row <= scrollFrom.last));
           return (
             <div
               key={key}
