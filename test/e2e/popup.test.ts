@@ -353,6 +353,8 @@ test('popup: group, capture, generate to completion, a named failure, and the re
     `popup first paint, median of ${timings.length} openings from navigation start (headless Chromium): ` +
       `first contentful paint ${median('fcp')}, saved library shown ${median('shown')}, DOMContentLoaded ${median('domContentLoaded')}`,
   );
+  const fcps = timings.map((t) => t.fcp).filter((v): v is number => v !== null).sort((a, b) => a - b);
+  console.info(`perf: popup first contentful paint ${fcps.length ? fcps[Math.floor(fcps.length / 2)]!.toFixed(0) : 'n/a'} ms, median of ${timings.length} openings (target 100 ms)`);
   expect(gzipTotal(firstPaintFiles), `the popup's first paint within ${POPUP_FIRST_PAINT_BUDGET_GZIP / 1024} KB gzipped`).toBeLessThanOrEqual(POPUP_FIRST_PAINT_BUDGET_GZIP);
   expect(accessibility, `accessibility problems (axe, WCAG 2 A/AA):\n${accessibility.join('\n')}`).toEqual([]);
   console.info(`popup e2e: asset statuses ${JSON.stringify(rowStatuses.seen)}; task statuses ${JSON.stringify(taskStatuses.seen)}`);
@@ -447,11 +449,22 @@ test('popup: a group of 10,000 assets opens from IndexedDB and scrolls with a ha
   await tab(popup, 'Library');
   const allGroups = popup.getByRole('button', { name: '← All groups' });
   if (await allGroups.count()) await allGroups.click();
-  const opened = Date.now();
-  await popup.getByRole('option').filter({ hasText: GROUP_NAME }).click();
+  // Timed in the page: from the click on the group to the frame after its first asset row is in the DOM.
+  const groupRow = popup.getByRole('option').filter({ hasText: GROUP_NAME });
+  await groupRow.waitFor({ state: 'visible' });
+  const openMs = await groupRow.evaluate(
+    (row, label) =>
+      new Promise<number>((resolve) => {
+        const start = performance.now();
+        const shown = () => document.querySelector(`[role="listbox"][aria-label="${label}"] [role="option"]`) !== null;
+        const poll = () => (shown() ? requestAnimationFrame(() => resolve(performance.now() - start)) : requestAnimationFrame(poll));
+        (row as HTMLElement).click();
+        poll();
+      }),
+    `Assets of ${GROUP_NAME}`,
+  );
   const list = popup.getByRole('listbox', { name: `Assets of ${GROUP_NAME}` });
   await list.getByRole('option').first().waitFor({ state: 'visible', timeout: 15_000 });
-  const openMs = Date.now() - opened;
   expect(await popup.getByText(`${COUNT + 1} assets`).count()).toBe(1);
 
   const scroll = await measureScroll(list);
@@ -486,7 +499,7 @@ test('popup: a group of 10,000 assets opens from IndexedDB and scrolls with a ha
   await popup.close();
   expect(accessibility, `accessibility problems (axe, WCAG 2 A/AA):\n${accessibility.join('\n')}`).toEqual([]);
   console.info(
-    `popup with ${COUNT + 1} assets in a group: list shown ${openMs} ms after the click; scrolling 120 frames: ` +
+    `popup with ${COUNT + 1} assets in a group: list shown ${openMs.toFixed(0)} ms after the click; scrolling 120 frames: ` +
       `frame time p50 ${scroll.scrolling.p50.toFixed(1)} ms, p95 ${scroll.scrolling.p95.toFixed(1)} ms ` +
       `(the same page idle: p50 ${scroll.idle.p50.toFixed(1)} ms, p95 ${scroll.idle.p95.toFixed(1)} ms); at most ${scroll.maxRows} rows in the page`,
   );
@@ -494,5 +507,11 @@ test('popup: a group of 10,000 assets opens from IndexedDB and scrolls with a ha
     `popup grid with ${COUNT + 1} assets (${columns} columns): scrolling 120 frames: frame time p50 ${gridScroll.scrolling.p50.toFixed(1)} ms, ` +
       `p95 ${gridScroll.scrolling.p95.toFixed(1)} ms (idle: p50 ${gridScroll.idle.p50.toFixed(1)} ms); at most ${gridScroll.maxRows} rows in the page`,
   );
+  // The targets (printed, not asserted: machines vary): shown within 100 ms, no dropped frame while scrolling.
+  const within = (scrolling: { p95: number }, idle: { p95: number }) =>
+    `${scrolling.p95.toFixed(1)} ms vs idle p95 ${idle.p95.toFixed(1)} ms (+${(scrolling.p95 - idle.p95).toFixed(1)} ms; target within 1 ms of idle)`;
+  console.info(`perf: group of ${COUNT + 1} shown in ${openMs.toFixed(0)} ms after the click (target 100 ms)`);
+  console.info(`perf: list scroll p95 ${within(scroll.scrolling, scroll.idle)}`);
+  console.info(`perf: grid scroll p95 ${within(gridScroll.scrolling, gridScroll.idle)}`);
   expect(pageErrors).toEqual([]);
 });

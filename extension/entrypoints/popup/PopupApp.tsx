@@ -40,7 +40,15 @@ export function App() {
   // Opened from a notification: show what it was about.
   useEffect(() => void takeNextTab().then((next) => next && choose(next)), []);
 
-  if (connection === undefined) return <main class="app" aria-busy="true" />;
+  // The title while the connection is read (IndexedDB): the first contentful paint needs no database.
+  if (connection === undefined)
+    return (
+      <main class="app" aria-busy="true">
+        <header class="app-header">
+          <h1>{t('app.title')}</h1>
+        </header>
+      </main>
+    );
   if (!connection || connection.needsReconnect) return <ConnectFirst class="app" reconnect={Boolean(connection)} />;
   return (
     <main class="app">

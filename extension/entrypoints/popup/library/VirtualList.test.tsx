@@ -1,7 +1,7 @@
 import { act } from 'preact/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mount, unmount } from '@/components/dom-testing';
-import { UNMEASURED_COLUMNS, VirtualList } from '@/entrypoints/popup/library/VirtualList';
+import { SCROLL_SETTLE_MS, UNMEASURED_COLUMNS, VirtualList } from '@/entrypoints/popup/library/VirtualList';
 
 const ROW = 40;
 const HEIGHT = 320;
@@ -50,6 +50,19 @@ describe('VirtualList', () => {
     expect(options()[0]!.getAttribute('aria-setsize')).toBe('10000');
     // The scroll area still has the full height.
     expect((listbox().firstElementChild as HTMLElement).style.height).toBe(`${10_000 * ROW}px`);
+  });
+
+  it('renders nothing for a scroll that keeps the same rows, and only the rows (not the list) for one that changes them', () => {
+    const renderRow = vi.fn((i: { name: string }) => <span>{i.name}</span>);
+    mount(<VirtualList id="list" label="Things" items={items} getKey={(i) => i.id} rowHeight={ROW} height={HEIGHT} renderRow={renderRow} />);
+    scrollTo(ROW / 4); // the scroll starts (one render)
+    renderRow.mockClear();
+    scrollTo(ROW / 2);
+    scrollTo((3 * ROW) / 4);
+    expect(renderRow).not.toHaveBeenCalled();
+    scrollTo(ROW);
+    expect(renderRow).toHaveBeenCalled();
+    expect(renderRow.mock.calls.length).toBeLessThan(40);
   });
 
   it('renders other rows as it scrolls', () => {
@@ -137,13 +150,27 @@ describe('VirtualList as a grid', () => {
     expect(rendered()).not.toContain('Item 0');
   });
 
-  it('says which items are in view, so that only their media loads (not the rows rendered beyond it)', () => {
-    openGrid();
-    expect(visibleNames()).toEqual(items.slice(0, (HEIGHT / ROW) * COLUMNS).map((i) => i.name));
-    expect(rendered()).toContain(`Item ${(HEIGHT / ROW) * COLUMNS}`); // rendered, in the overscan, but not visible
-    scrollTo(500 * ROW);
-    expect(visibleNames()[0]).toBe(`Item ${500 * COLUMNS}`);
-    expect(visibleNames()).toHaveLength((HEIGHT / ROW) * COLUMNS);
+  it('says which items are in view once the scroll settles, so that only their media loads (not the rows rendered beyond it, nor those scrolled past)', () => {
+    vi.useFakeTimers();
+    try {
+      openGrid();
+      expect(visibleNames()).toEqual(items.slice(0, (HEIGHT / ROW) * COLUMNS).map((i) => i.name));
+      expect(rendered()).toContain(`Item ${(HEIGHT / ROW) * COLUMNS}`); // rendered, in the overscan, but not visible
+      // A short scroll: what was in view keeps its media (no blink); the row scrolled in waits.
+      scrollTo(ROW);
+      expect(visibleNames()).toEqual(items.slice(COLUMNS, (HEIGHT / ROW) * COLUMNS).map((i) => i.name));
+      scrollTo(300 * ROW);
+      scrollTo(500 * ROW);
+      // Still scrolling: nothing loads.
+      expect(visibleNames()).toEqual([]);
+      act(() => void vi.advanceTimersByTime(SCROLL_SETTLE_MS - 1));
+      expect(visibleNames()).toEqual([]);
+      act(() => void vi.advanceTimersByTime(1));
+      expect(visibleNames()[0]).toBe(`Item ${500 * COLUMNS}`);
+      expect(visibleNames()).toHaveLength((HEIGHT / ROW) * COLUMNS);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('moves by one with left and right and by a row with up and down; Enter opens', () => {

@@ -20,7 +20,11 @@ export interface VirtualListProps<T> {
   cellMinWidth?: number;
   /** Rows rendered above and below the visible ones. */
   overscan?: number;
-  /** `visible`: the item is in the viewport (not only in the overscan): media may load. */
+  /**
+   * `visible`: the item is in the viewport (not only in the overscan) and either the scroll has
+   * settled (SCROLL_SETTLE_MS without a scroll event) or it was in view when the scroll began:
+   * media may load. Items scrolled into view load nothing until the scroll stops.
+   */
   renderRow: (item: T, index: number, active: boolean, visible: boolean) => ComponentChildren;
   /** Enter, or a click on a row. */
   onOpen?: (item: T, index: number) => void;
@@ -32,6 +36,12 @@ export interface VirtualListProps<T> {
 
 /** Columns before the viewport was measured (happy-dom, the first render): the popup's width fits three. */
 export const UNMEASURED_COLUMNS = 3;
+
+/**
+ * The scroll has settled after this long without a scroll event: media loads only then, so a fling
+ * through thousands of items fetches and decodes none of what flies past.
+ */
+export const SCROLL_SETTLE_MS = 120;
 
 /** Option ids must be valid ids whatever the keys contain. */
 const optionId = (listId: string, key: string) => `${listId}-o-${key.replace(/[^A-Za-z0-9_-]/g, (c) => `_${c.charCodeAt(0).toString(16)}`)}`;
@@ -66,7 +76,14 @@ function useWidth(element: { current: HTMLElement | null }, wanted: boolean): nu
  */
 export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, cellMinWidth, overscan = 6, renderRow, onOpen, empty, itemProps }: VirtualListProps<T>) {
   const viewport = useRef<HTMLDivElement>(null);
+  // The scroll position as last rendered: set only when it changes which rows are rendered or in
+  // view (a scroll within the same rows renders nothing); `topNow` follows every scroll event.
   const [scrollTop, setScrollTop] = useState(0);
+  const topNow = useRef(0);
+  /** While scrolling: the rows in view when the scroll began (their media stays); null: settled. */
+  const [scrollFrom, setScrollFrom] = useState<{ first: number; last: number } | null>(null);
+  const settle = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => () => clearTimeout(settle.current), []);
   const [activeKey, setActiveKey] = useState<string | null>(null);
   const grid = cellMinWidth !== undefined;
   const width = useWidth(viewport, grid && items.length > 0);
@@ -79,8 +96,9 @@ export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, ce
   // The items shrank under the scroll position (a filter): go back into range.
   const maxTop = Math.max(0, rowCount * rowHeight - height);
   useLayoutEffect(() => {
-    if (scrollTop > maxTop) {
+    if (Math.max(scrollTop, topNow.current) > maxTop) {
       if (viewport.current) viewport.current.scrollTop = maxTop;
+      topNow.current = maxTop;
       setScrollTop(maxTop);
     }
   }, [maxTop]);
@@ -94,6 +112,15 @@ export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, ce
 
   const top = Math.min(scrollTop, maxTop);
   const rows = windowRows(top, height, rowHeight, rowCount, overscan);
+  const onScroll = (event: Event) => {
+    const next = (event.currentTarget as HTMLElement).scrollTop;
+    topNow.current = next;
+    const moved = windowRows(Math.min(next, maxTop), height, rowHeight, rowCount, overscan);
+    if (moved.first !== rows.first || moved.firstVisible !== rows.firstVisible || moved.lastVisible !== rows.lastVisible) setScrollTop(next);
+    if (!scrollFrom) setScrollFrom({ first: rows.firstVisible, last: rows.lastVisible });
+    clearTimeout(settle.current);
+    settle.current = setTimeout(() => setScrollFrom(null), SCROLL_SETTLE_MS);
+  };
   const first = rows.first * columns;
   const last = Math.min(items.length - 1, (rows.last + 1) * columns - 1);
   const indexes: number[] = [];
@@ -105,6 +132,7 @@ export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, ce
   const scrollTo = (value: number) => {
     const next = Math.max(0, Math.min(maxTop, value));
     if (viewport.current) viewport.current.scrollTop = next;
+    topNow.current = next;
     setScrollTop(next);
   };
 
@@ -113,8 +141,9 @@ export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, ce
     setActiveKey(getKey(items[clamped]!));
     // Keep it in view.
     const rowTop = Math.floor(clamped / columns) * rowHeight;
-    if (rowTop < top) scrollTo(rowTop);
-    else if (rowTop + rowHeight > top + height) scrollTo(rowTop + rowHeight - height);
+    const now = Math.min(topNow.current, maxTop);
+    if (rowTop < now) scrollTo(rowTop);
+    else if (rowTop + rowHeight > now + height) scrollTo(rowTop + rowHeight - height);
   };
 
   const page = Math.max(1, Math.floor(height / rowHeight) - 1) * columns;
@@ -169,10 +198,10 @@ export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, ce
       aria-label={label}
       aria-activedescendant={activeIndex >= 0 ? optionId(id, activeKey!) : undefined}
       style={{ height: `${height}px`, overflowY: 'auto', position: 'relative' }}
-      onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
+      onScroll={onScroll}
       onKeyDown={onKeyDown}
       onFocus={() => {
-        if (activeIndex < 0) activate(Math.min(items.length - 1, Math.floor(top / rowHeight) * columns));
+        if (activeIndex < 0) activate(Math.min(items.length - 1, Math.floor(Math.min(topNow.current, maxTop) / rowHeight) * columns));
       }}
     >
       <div style={{ height: `${rowCount * rowHeight}px`, position: 'relative' }}>
@@ -182,7 +211,7 @@ export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, ce
           const active = index === activeIndex;
           const row = Math.floor(index / columns);
           const column = index % columns;
-          const visible = row >= rows.firstVisible && row <= rows.lastVisible;
+          const visible = row >= rows.firstVisible && row <= rows.lastVisible && (!scrollFrom || (row >= scrollFrom.first && row <= scrollFrom.last));
           return (
             <div
               key={key}
