@@ -220,7 +220,7 @@ describe('onMenuClick', () => {
     await click('arkbridge-media/new-group');
     const url = new URL(create.mock.calls[0]![0]!.url as string);
     expect(url.pathname).toBe('/newgroup.html');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ url: IMAGE, name: 'red fox', type: 'Image' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({ url: IMAGE, name: 'red fox', type: 'Image', pageTitle: 'Fox gallery' });
     expect(await assets()).toEqual([]);
   });
 });
