@@ -1,6 +1,4 @@
-import { provideEnglish } from '@/lib/i18n/english-parts';
-
-/** English strings of the library's search, provenance, duplicates and "Find similar" (popup/library, side panel). */
+/** English strings (up front in every context: english-parts) of the library's search, provenance, duplicates and "Find similar" (popup/library, side panel). */
 export const searchEn = {
   // Provenance (the asset's detail).
   'source.title': 'Source',
@@ -41,6 +39,3 @@ export const searchEn = {
   'sidepanel.inLibrary': 'Already in the library ({group})',
   'sidepanel.inLibraryShort': 'In library',
 } as const;
-
-// Importing this part makes its strings available: a module that names them imports it (page-strings.test).
-provideEnglish(searchEn);

@@ -1,7 +1,6 @@
 import { currentLocale, t } from '@/lib/i18n/translate';
 import { sourceLines } from '@/lib/library/source-view';
 import type { AssetSource } from '@/lib/storage/records/asset-source';
-import '@/lib/i18n/search.en';
 
 interface AssetSourceInfoProps {
   /** The source, when known; `loading` while a shared asset's is fetched from the proxy. */
