@@ -317,7 +317,8 @@ describe('onMenuClick: screenshots and frames', () => {
 
     mocks.executeScript.mockResolvedValueOnce([{ result: { x: 10, y: 20, width: 30, height: 40, dpr: 2, viewportWidth: 640 } }]);
     await capture('arkbridge-capture-region');
-    expect(screen.crops).toEqual([{ sx: 20, sy: 40, sw: 60, sh: 80, canvas: [60, 80] }]);
+    // The crop first; then the picture scaled down for its perceptual hash (decode-pixels).
+    expect(screen.crops[0]).toEqual({ sx: 20, sy: 40, sw: 60, sh: 80, canvas: [60, 80] });
     expect(await assets()).toMatchObject([{ groupId: 'g1', capture: { reason: 'screenshot' } }]);
   });
 

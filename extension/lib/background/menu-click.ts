@@ -18,6 +18,7 @@ import type { AddRequest } from '@/lib/saving/add-to-library';
 import { stageUpload, type UploadItem, uploadToGroup } from '@/lib/saving/capture-upload';
 import type { CapturePage } from '@/lib/saving/capture-source';
 import { addHeldBytes, type HeldBytes } from '@/lib/saving/held-bytes';
+import { nearDuplicateOf } from '@/lib/saving/near-duplicate-check';
 import { recordItem } from '@/lib/saving/record-item';
 import '@/lib/i18n/background.en';
 
@@ -153,10 +154,17 @@ export const addHeld = (groupId: string, held: HeldBytes, page?: CapturePage): P
 
 /** Records and queues an item (record-item), then syncs; a duplicate is told (unless not `tell`) and answered. */
 async function queueAsset(request: AddRequest, tell = true): Promise<AddItemReply> {
+  // A near duplicate elsewhere in the library (by pixels, else address): no dialog can be shown
+  // before a right-click save, so it is saved and the member told where the other one is.
+  const near = tell ? await nearDuplicateOf(request).catch(() => null) : null;
   const reply = await recordItem(request);
   if (!reply.ok) {
     if (tell && reply.duplicateOf) await notify(`dup-${reply.duplicateOf}`, t('notify.duplicate.title'), reply.message);
     return reply;
+  }
+  if (near) {
+    const params = { name: request.name, existing: near.match.asset.name, group: near.groupName || t('notify.duplicate.thisGroup') };
+    await notify(`near-${reply.localId ?? near.match.asset.localId}`, t('duplicate.notify.title'), t('duplicate.notify.message', params));
   }
   await resetBackoff();
   await refreshMenus();
