@@ -5,6 +5,7 @@ import { Field } from '@/components/Field';
 import { AssetSourceInfo } from '@/entrypoints/popup/library/AssetSourceInfo';
 import { Confirm } from '@/entrypoints/popup/library/Confirm';
 import { useAssetSource } from '@/entrypoints/popup/library/use-asset-source';
+import { SimilarAssets } from '@/entrypoints/popup/library/SimilarAssets';
 import { ReadinessChip, StatusChip } from '@/entrypoints/popup/library/StatusChips';
 import { captureNote, captureProgress } from '@/lib/capture/capture-note';
 import { t } from '@/lib/i18n/translate';
@@ -158,6 +159,7 @@ export function AssetDetail({ asset, group, onClose, onUse }: AssetDetailProps) 
       )}
 
       <AssetSourceInfo source={source} />
+      <SimilarAssets asset={asset} />
 
       <section aria-labelledby="library-readiness-title" aria-busy={readiness.state === 'loading' ? 'true' : 'false'}>
         <h3 id="library-readiness-title">{t('library.readiness.title')}</h3>
