@@ -33,7 +33,6 @@ export const searchEn = {
   'similar.find': 'Find similar',
   'similar.title': 'Similar assets',
   'similar.none': 'Nothing similar in the library.',
-  'similar.noHash': 'Similar images can be found only for images whose pixels the extension could read.',
   'similar.distance': '{distance} of 256 bits differ',
   // The side panel's grid.
   'sidepanel.inLibrary': 'Already in the library ({group})',

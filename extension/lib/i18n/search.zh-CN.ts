@@ -31,7 +31,6 @@ export const searchZhCN: Record<keyof typeof searchEn, string> = {
   'similar.find': '查找相似',
   'similar.title': '相似的素材',
   'similar.none': '素材库中没有相似的素材。',
-  'similar.noHash': '只有扩展能读取像素的图片才能查找相似图片。',
   'similar.distance': '256 位中有 {distance} 位不同',
   'sidepanel.inLibrary': '已在素材库中（{group}）',
   'sidepanel.inLibraryShort': '已在库中',

@@ -114,6 +114,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
     onAdding: (target) => {
       if (target !== groupId || openId) go({ groupId: target, openId: null }, 'library-group-title');
     },
+    onOpenAsset: (localId) => go({ openId: localId }, 'library-asset-title'),
   });
   // Loaded here, not in a wrapper, so that this view renders again when it arrives and the focus
   // moves to the asset's title.

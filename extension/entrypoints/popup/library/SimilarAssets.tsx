@@ -11,7 +11,8 @@ type Found = { asset: AssetRecord; distance: number; group: string }[];
 /** "Find similar" in an asset's detail: the library's hashed images by Hamming distance, closest first. */
 export function SimilarAssets({ asset }: { asset: AssetRecord }) {
   const [found, setFound] = useState<Found | null>(null);
-  if (asset.type !== 'Image') return null;
+  // Only images whose pixels were read have a hash to compare.
+  if (asset.type !== 'Image' || !isPixelHash(asset.pixelHash)) return null;
   async function find() {
     const [library, groups] = await Promise.all([assetStore.all(), groupStore.all()]);
     const names = new Map(groups.map((g) => [g.id, g.name]));
@@ -20,9 +21,7 @@ export function SimilarAssets({ asset }: { asset: AssetRecord }) {
   return (
     <section class="asset-similar" aria-labelledby="library-similar-title" data-testid="asset-similar">
       <h3 id="library-similar-title">{t('similar.title')}</h3>
-      {!isPixelHash(asset.pixelHash) ? (
-        <p class="muted">{t('similar.noHash')}</p>
-      ) : found === null ? (
+      {found === null ? (
         <button type="button" onClick={() => void find()}>
           {t('similar.find')}
         </button>
