@@ -79,7 +79,7 @@ export function NewGroup({ item, close = () => window.close(), closeDelayMs = 15
       }
       let reply: AddItemReply | undefined;
       try {
-        reply = await sendToBackground<AddItemReply | undefined>({ type: 'arkbridge:add', item: { groupId: group.id, url: item.url, name: item.name, type: item.type } });
+        reply = await sendToBackground<AddItemReply | undefined>({ type: 'arkbridge:add', item: { groupId: group.id, url: item.url, name: item.name, type: item.type, ...(item.page ? { page: item.page } : {}) } });
       } catch {
         setProblem({ text: t('newgroup.addFailed', { name: group.name }) });
         return;

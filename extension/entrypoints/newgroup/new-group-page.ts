@@ -7,6 +7,8 @@ export interface PendingItem {
   url: string;
   name: string;
   type: AssetType;
+  /** The page it was right-clicked on (query parameters pageUrl, pageTitle): its provenance. */
+  page?: { url?: string; title?: string };
 }
 
 /** The item named by the page's query, or null when it names none (or not a valid one). */
@@ -15,7 +17,8 @@ export function parseItem(params: URLSearchParams): PendingItem | null {
   const name = params.get('name');
   const type = params.get('type');
   if (!url || !name || !type || !(ASSET_TYPES as readonly string[]).includes(type)) return null;
-  return { url, name, type: type as AssetType };
+  const page = { url: params.get('pageUrl') ?? undefined, title: params.get('pageTitle') ?? undefined };
+  return { url, name, type: type as AssetType, ...(page.url || page.title ? { page } : {}) };
 }
 
 /**

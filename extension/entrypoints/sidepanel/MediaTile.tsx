@@ -18,6 +18,8 @@ export interface MediaTileProps {
   onToggle: (on: boolean) => void;
   /** The preview learnt the item's dimensions (an image's natural size, a video's). */
   onMeasured: (width: number, height: number) => void;
+  /** Already in the library: the name of the group holding it. */
+  inLibrary?: string;
 }
 
 function statusText(status: SaveStatus): string {
@@ -25,7 +27,7 @@ function statusText(status: SaveStatus): string {
 }
 
 /** One item of the grid: a checkbox labelled by the item, its preview, type, format and size, and its save status. */
-export function MediaTile({ item, index, name, size, selected, status, onToggle, onMeasured }: MediaTileProps) {
+export function MediaTile({ item, index, name, size, selected, status, onToggle, onMeasured, inLibrary }: MediaTileProps) {
   const id = `pm-item-${index}`;
   const facts = [t(TYPE_LABEL[item.type]), item.format.toUpperCase(), size ? t('sidepanel.item.size', size) : ''].filter(Boolean).join(' · ');
   return (
@@ -48,6 +50,11 @@ export function MediaTile({ item, index, name, size, selected, status, onToggle,
         <input id={id} type="checkbox" checked={selected} disabled={Boolean(item.tooLarge)} onChange={(e) => onToggle((e.target as HTMLInputElement).checked)} aria-label={t('sidepanel.item.select', { name })} />
         <span class="pm-facts">{facts}</span>
       </div>
+      {inLibrary !== undefined && (
+        <p class="pm-in-library" data-testid="pm-in-library" aria-label={t('sidepanel.inLibrary', { group: inLibrary })} title={t('sidepanel.inLibrary', { group: inLibrary })}>
+          {t('sidepanel.inLibraryShort')}
+        </p>
+      )}
       {item.tooLarge !== undefined && <p class="pm-note">{t('sidepanel.item.tooLarge', { size: formatSize(Math.floor(item.tooLarge * 0.75)) })}</p>}
       {status && (
         <p class={`pm-status pm-status--${status.kind}`} role="status">

@@ -6,6 +6,7 @@ import { MediaFilters } from '@/entrypoints/sidepanel/MediaFilters';
 import { MediaTile } from '@/entrypoints/sidepanel/MediaTile';
 import { SaveBar } from '@/entrypoints/sidepanel/SaveBar';
 import { useFollowedTab } from '@/entrypoints/sidepanel/use-followed-tab';
+import { useLibraryMarks } from '@/entrypoints/sidepanel/use-library-marks';
 import { usePageMedia } from '@/entrypoints/sidepanel/use-page-media';
 import { nameSourceOf, planFromUrl } from '@/lib/capture/capture-plan';
 import { chooseName } from '@/lib/capture/choose-name';
@@ -53,6 +54,7 @@ export function PageMediaView({ fixedTabId }: { fixedTabId?: number }) {
   const followed = useFollowedTab(fixedTabId);
   const { read, reload } = usePageMedia(followed.tabId, followed.version);
   const [filter, setFilter] = useState<MediaFilter>(ALL_MEDIA);
+  const inLibrary = useLibraryMarks();
   const [sizes, setSizes] = useState<ReadonlyMap<string, Size>>(new Map());
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [results, setResults] = useState<ReadonlyMap<string, SavePageMediaResult | null>>(new Map());
@@ -159,6 +161,7 @@ export function PageMediaView({ fixedTabId }: { fixedTabId?: number }) {
               status={results.has(item.url) ? saveStatusOf(result ?? undefined, result?.localId ? records?.get(result.localId) : undefined) : undefined}
               onToggle={(on) => select([item.url], on)}
               onMeasured={(w, h) => measured(item.url, w, h)}
+              inLibrary={inLibrary(item.url)}
             />
           );
         })}

@@ -81,6 +81,14 @@ describe('Side panel: media on this page', () => {
     expect(tiles()[3]!.textContent).toContain('Video · MP4 · 640 × 360');
   });
 
+  it('marks media already in the library by its normalized address, naming the group', async () => {
+    await (await db()).put('assets', assetRecord({ localId: 'had', groupId: 'g2', url: 'https://WWW.example.com:443/gallery/hero.jpg#top', status: 'Active' }));
+    await mountConnected();
+    await vi.waitFor(() => expect(document.querySelectorAll('[data-testid="pm-in-library"]')).toHaveLength(1));
+    const mark = tiles()[0]!.querySelector('[data-testid="pm-in-library"]')!;
+    expect(mark.getAttribute('aria-label')).toBe('Already in the library (Zebra)');
+  });
+
   it('filters by type, minimum size and format, counting what is shown', async () => {
     await mountConnected();
     click(byLabel('Images'));

@@ -1,6 +1,6 @@
 import { browser, type Browser } from 'wxt/browser';
 import { quickSaveGroup } from '@/lib/background/default-group';
-import { addAsset, itemToAdd } from '@/lib/background/menu-click';
+import { addAsset, itemToAdd, pageOf } from '@/lib/background/menu-click';
 import { findPageMedia } from '@/lib/background/pointed-media';
 import { t } from '@/lib/i18n/translate';
 import { SAVE_COMMAND } from '@/lib/messaging/keyboard-shortcut';
@@ -41,7 +41,7 @@ export async function saveToLastGroup(tab: Browser.tabs.Tab | undefined): Promis
   if (!item) return; // itemToAdd said why
   const group = await quickSaveGroup(connected.client);
   if (!group.ok) return notify('arkbridge-group', t('notify.group.title'), group.problem.message);
-  const reply = await addAsset({ groupId: group.value.id, ...item });
+  const reply = await addAsset({ groupId: group.value.id, ...item, page: pageOf(tab) });
   if (!reply.ok) return; // a duplicate: addAsset said so
   await notify(KEYBOARD_NOTE, t('notify.keyboard.saved.title', { group: group.value.name }), t('notify.keyboard.saved', { name: item.name, type: t(`newgroup.type.${item.type}`) }));
 }

@@ -220,7 +220,7 @@ describe('onMenuClick', () => {
     await click('arkbridge-media/new-group');
     const url = new URL(create.mock.calls[0]![0]!.url as string);
     expect(url.pathname).toBe('/newgroup.html');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ url: IMAGE, name: 'red fox', type: 'Image' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({ url: IMAGE, name: 'red fox', type: 'Image', pageTitle: 'Fox gallery' });
     expect(await assets()).toEqual([]);
   });
 });
@@ -317,7 +317,8 @@ describe('onMenuClick: screenshots and frames', () => {
 
     mocks.executeScript.mockResolvedValueOnce([{ result: { x: 10, y: 20, width: 30, height: 40, dpr: 2, viewportWidth: 640 } }]);
     await capture('arkbridge-capture-region');
-    expect(screen.crops).toEqual([{ sx: 20, sy: 40, sw: 60, sh: 80, canvas: [60, 80] }]);
+    // The crop first; then the picture scaled down for its perceptual hash (decode-pixels).
+    expect(screen.crops[0]).toEqual({ sx: 20, sy: 40, sw: 60, sh: 80, canvas: [60, 80] });
     expect(await assets()).toMatchObject([{ groupId: 'g1', capture: { reason: 'screenshot' } }]);
   });
 

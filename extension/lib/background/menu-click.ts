@@ -16,7 +16,9 @@ import { resetBackoff, syncSoon } from '@/lib/messaging/sync-soon';
 import { connectedClient } from '@/lib/proxy/connected-client';
 import type { AddRequest } from '@/lib/saving/add-to-library';
 import { stageUpload, type UploadItem, uploadToGroup } from '@/lib/saving/capture-upload';
+import type { CapturePage } from '@/lib/saving/capture-source';
 import { addHeldBytes, type HeldBytes } from '@/lib/saving/held-bytes';
+import { nearDuplicateOf } from '@/lib/saving/near-duplicate-check';
 import { recordItem } from '@/lib/saving/record-item';
 import '@/lib/i18n/background.en';
 
@@ -76,6 +78,9 @@ export async function onMenuClick(info: Browser.contextMenus.OnClickData, tab?: 
     const staged = media.upload ? await stageUpload(media.upload) : null;
     if (staged && !staged.ok) return; // stageUpload said why
     const params = new URLSearchParams({ url: staged?.source ?? media.url, name: media.name, type: staged?.type ?? type });
+    // Its provenance: the page it was right-clicked on.
+    if (tab?.url) params.set('pageUrl', tab.url);
+    if (tab?.title) params.set('pageTitle', tab.title);
     await browser.windows.create({ url: browser.runtime.getURL(`/newgroup.html?${params}`), type: 'popup', width: 420, height: 460 });
     return;
   }
@@ -85,8 +90,11 @@ export async function onMenuClick(info: Browser.contextMenus.OnClickData, tab?: 
     if (!created.ok) return notify('arkbridge-group', t('notify.group.title'), created.problem.message);
     groupId = created.value;
   }
-  await addAsset({ groupId, ...media });
+  await addAsset({ groupId, ...media, page: pageOf(tab) });
 }
+
+/** The page a capture is made on (its provenance): the tab's address and title. */
+export const pageOf = (tab: Browser.tabs.Tab | undefined): CapturePage | undefined => (tab ? { url: tab.url, title: tab.title } : undefined);
 
 /** Media picked in a tab (a menu click, the keyboard save): what it is, its address, where it is shown. */
 export interface PickedMedia {
@@ -134,20 +142,29 @@ export async function itemToAdd(picked: PickedMedia, allowHttp = false): Promise
  * tile says it).
  */
 export async function addAsset({ upload, ...request }: AddRequest & { upload?: UploadItem }, tellDuplicate = true): Promise<AddItemReply> {
-  const queue = (r: AddRequest) => queueAsset(r, tellDuplicate);
+  // The page is kept with whatever the upload path records (its provenance).
+  const queue = (r: AddRequest) => queueAsset({ page: request.page, ...r }, tellDuplicate);
   // An upload is read from the page and checked first; recorded (as queueAsset does) once reading starts.
   return upload ? uploadToGroup(request.groupId, upload, queue) : queue(request);
 }
 
 /** Adds bytes the extension holds (a screenshot, a video frame) to a group, as addAsset does. */
-export const addHeld = (groupId: string, held: HeldBytes): Promise<AddItemReply> => addHeldBytes(groupId, held, queueAsset);
+export const addHeld = (groupId: string, held: HeldBytes, page?: CapturePage): Promise<AddItemReply> =>
+  addHeldBytes(groupId, held, (request) => queueAsset({ page, ...request }));
 
 /** Records and queues an item (record-item), then syncs; a duplicate is told (unless not `tell`) and answered. */
 async function queueAsset(request: AddRequest, tell = true): Promise<AddItemReply> {
+  // A near duplicate elsewhere in the library (by pixels, else address): no dialog can be shown
+  // before a right-click save, so it is saved and the member told where the other one is.
+  const near = tell ? await nearDuplicateOf(request).catch(() => null) : null;
   const reply = await recordItem(request);
   if (!reply.ok) {
     if (tell && reply.duplicateOf) await notify(`dup-${reply.duplicateOf}`, t('notify.duplicate.title'), reply.message);
     return reply;
+  }
+  if (near) {
+    const params = { name: request.name, existing: near.match.asset.name, group: near.groupName || t('notify.duplicate.thisGroup') };
+    await notify(`near-${reply.localId ?? near.match.asset.localId}`, t('duplicate.notify.title'), t('duplicate.notify.message', params));
   }
   await resetBackoff();
   await refreshMenus();

@@ -1,5 +1,5 @@
 import { browser, type Browser } from 'wxt/browser';
-import { addAsset, itemToAdd } from '@/lib/background/menu-click';
+import { addAsset, itemToAdd, pageOf } from '@/lib/background/menu-click';
 import { planFromUrl } from '@/lib/capture/capture-plan';
 import { t } from '@/lib/i18n/translate';
 import type { SavePageMediaItem, SavePageMediaMessage, SavePageMediaReply, SavePageMediaResult } from '@/lib/messaging/extension-messages';
@@ -35,7 +35,7 @@ async function saveOne(groupId: string, tab: Browser.tabs.Tab, item: SavePageMed
   if (!media) return { ok: false, message: t('sidepanel.save.refused') };
   const named = item.name ? { ...media, name: item.name, ...(media.upload ? { upload: { ...media.upload, name: item.name } } : {}) } : media;
   // Without the menu's notification for a duplicate: the tile says it, and follows the record there.
-  const reply = await addAsset({ groupId, ...named }, false);
+  const reply = await addAsset({ groupId, ...named, page: pageOf(tab) }, false);
   if (reply.ok) return { ok: true, localId: reply.localId ?? '' };
   return reply.duplicateOf ? { ok: false, message: t('sidepanel.status.duplicate'), duplicate: true, localId: reply.duplicateOf } : { ok: false, message: reply.message };
 }

@@ -26,7 +26,7 @@ const SNAPSHOT_ITEMS: readonly string[] = [MENU.captureVisible, MENU.captureRegi
 /** Whether a menu item is one of the captures. */
 export const isSnapshotItem = (menuItemId: string | number): boolean => SNAPSHOT_ITEMS.includes(String(menuItemId));
 
-type AddHeld = (groupId: string, held: HeldBytes) => Promise<AddItemReply>;
+type AddHeld = (groupId: string, held: HeldBytes, page?: { url?: string; title?: string }) => Promise<AddItemReply>;
 
 /** A picture taken, named, with why it is uploaded; or why there is none. */
 type Taken = { ok: true; bytes: Uint8Array<ArrayBuffer>; name: string; reason: HeldBytes['reason'] } | { ok: false; message: string };
@@ -53,7 +53,7 @@ export async function saveSnapshot(info: Browser.contextMenus.OnClickData, tab: 
   const group = await quickSaveGroup(client);
   if (!group.ok) return notify(SNAPSHOT_NOTE, t('notify.group.title'), group.problem.message);
   const { name, reason, bytes } = shot;
-  const reply = await addHeld(group.value.id, { bytes, declaredType: 'image/png', name, reason, type: 'Image' });
+  const reply = await addHeld(group.value.id, { bytes, declaredType: 'image/png', name, reason, type: 'Image' }, { url: tab.url, title: tab.title });
   if (!reply.ok) return; // refused or a duplicate: addHeld told the member
   await notify(SNAPSHOT_NOTE, t('snapshot.saved.title', { group: group.value.name }), t('snapshot.saved.message', { name }));
 }

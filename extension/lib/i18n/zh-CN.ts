@@ -4,6 +4,7 @@ import type { MessageKey } from '@/lib/i18n/en';
 import { filesZhCN } from '@/lib/i18n/files.zh-CN';
 import { optionsZhCN } from '@/lib/i18n/options.zh-CN';
 import { sidepanelZhCN } from '@/lib/i18n/sidepanel.zh-CN';
+import { searchZhCN } from '@/lib/i18n/search.zh-CN';
 import { snapshotZhCN } from '@/lib/i18n/snapshot.zh-CN';
 import { studioZhCN } from '@/lib/i18n/studio.zh-CN';
 import { teamZhCN } from '@/lib/i18n/team.zh-CN';
@@ -359,4 +360,4 @@ const popupZhCN = {
 };
 
 /** 简体中文. Every English key must be present (the type checks it). */
-export const zhCN: Record<MessageKey, string> = { ...popupZhCN, ...optionsZhCN, ...backgroundZhCN, ...captureZhCN, ...sidepanelZhCN, ...snapshotZhCN, ...filesZhCN, ...teamZhCN, ...studioZhCN };
+export const zhCN: Record<MessageKey, string> = { ...popupZhCN, ...optionsZhCN, ...backgroundZhCN, ...captureZhCN, ...sidepanelZhCN, ...snapshotZhCN, ...filesZhCN, ...teamZhCN, ...studioZhCN, ...searchZhCN };

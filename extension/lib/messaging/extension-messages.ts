@@ -27,6 +27,8 @@ export interface AddItemRequest {
   url: string;
   name: string;
   type: AssetType;
+  /** The page it was captured on (its provenance). */
+  page?: { url?: string; title?: string };
 }
 
 /**
@@ -100,14 +102,23 @@ export function isExtensionMessage(value: unknown): value is ExtensionMessage {
   if (TYPES.has(message.type)) return true;
   if (message.type === 'arkbridge:save-page-media') return isSavePageMedia(message as Record<string, unknown>);
   if (message.type !== 'arkbridge:add' || !message.item || typeof message.item !== 'object') return false;
-  const { groupId, url, name, type } = message.item;
+  const { groupId, url, name, type, page } = message.item;
   return (
+    isOptionalPage(page) &&
     typeof groupId === 'string' &&
     typeof url === 'string' &&
     typeof name === 'string' &&
     typeof type === 'string' &&
     (ASSET_TYPES as readonly string[]).includes(type)
   );
+}
+
+/** An absent page, or one whose address and title, where given, are strings. */
+function isOptionalPage(page: unknown): boolean {
+  if (page === undefined) return true;
+  if (!page || typeof page !== 'object') return false;
+  const { url, title } = page as { url?: unknown; title?: unknown };
+  return (url === undefined || typeof url === 'string') && (title === undefined || typeof title === 'string');
 }
 
 /** Sends a message to the background and answers its reply. Throws when nobody receives it. */

@@ -51,14 +51,21 @@ describe('drainQueue', () => {
     const [cat, dog] = await queue('cat', 'dog');
     const result = await drainQueue(client, () => T0);
     expect(result).toEqual({ created: 2, failed: [], unauthorized: false, nextAt: null });
-    expect(proxy.actions()).toEqual(['CreateAsset', 'CreateAsset']);
-    expect(proxy.calls.map((c) => c.idempotencyKey)).toEqual([cat!.idempotencyKey, dog!.idempotencyKey]);
+    expect(proxy.callsOf('CreateAsset').map((c) => c.idempotencyKey)).toEqual([cat!.idempotencyKey, dog!.idempotencyKey]);
     expect(proxy.calls[0]!.body).toEqual({ GroupId: 'group-1', AssetType: 'Image', Name: 'cat', URL: 'https://cdn.example.com/cat.png' });
     expect(proxy.calls[0]!.authorization).toBe(`Bearer ${TOKEN}`);
     expect(await asset(cat!.localId)).toMatchObject({ status: 'Processing', assetId: expect.stringMatching(/^asset-/) });
     expect(await asset(dog!.localId)).toMatchObject({ status: 'Processing', assetId: expect.stringMatching(/^asset-/) });
     expect(await queued()).toEqual([]);
     expect(proxy.assets.size).toBe(2);
+  });
+
+  it('sends the new asset\'s source to the proxy once it exists, for the teammates it is shared with', async () => {
+    const [cat] = await queue('cat');
+    await (await db()).put('assets', { ...(await asset(cat!.localId))!, source: { how: 'link', capturedAt: T0, pageUrl: 'https://example.com/cats', pageTitle: 'Cats' } });
+    await drainQueue(client, () => T0);
+    const { assetId } = (await asset(cat!.localId))!;
+    expect(proxy.sources.get(assetId!)).toMatchObject({ how: 'link', pageUrl: 'https://example.com/cats', pageTitle: 'Cats', capturedAt: new Date(T0).toISOString() });
   });
 
   it('does nothing when the queue is empty or nothing is due yet', async () => {
@@ -87,7 +94,7 @@ describe('drainQueue', () => {
 
     const second = await drainQueue(client, () => op!.notBefore);
     expect(second).toMatchObject({ created: 1, nextAt: null });
-    expect(proxy.calls.map((c) => c.idempotencyKey)).toEqual([cat!.idempotencyKey, cat!.idempotencyKey]);
+    expect(proxy.callsOf('CreateAsset').map((c) => c.idempotencyKey)).toEqual([cat!.idempotencyKey, cat!.idempotencyKey]);
     expect(await asset(cat!.localId)).toMatchObject({ status: 'Processing' });
   });
 
@@ -108,7 +115,7 @@ describe('drainQueue', () => {
     expect(delays).toEqual([2_000, 4_000, 8_000]);
     expect((await queued())[0]!.attempts).toBe(3);
     expect(await drainQueue(client, () => now)).toMatchObject({ created: 1, nextAt: null });
-    expect(new Set(proxy.calls.map((c) => c.idempotencyKey)).size).toBe(1);
+    expect(new Set(proxy.callsOf('CreateAsset').map((c) => c.idempotencyKey)).size).toBe(1);
   });
 
   it('on 429 makes every queued create wait Retry-After', async () => {

@@ -1,5 +1,6 @@
 import { ApiError, type ApiFailure } from '@/lib/proxy/api-failure';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { putSource } from '@/lib/proxy/source-client';
 import { backoffMs } from '@/lib/queue/queue-backoff';
 import { assetStore } from '@/lib/storage/asset-store';
 import { queueStore } from '@/lib/storage/queue-store';
@@ -57,7 +58,22 @@ async function createAsset(client: ProxyClient, op: QueuedOperation, now: () => 
   );
   await assetStore.put({ ...ready, assetId: Id, status: 'Processing', updatedAt: now() });
   await releaseBytes(ready);
+  await shareSource(client, Id, ready.localId);
   return true;
+}
+
+/**
+ * Sends the new asset's source to the proxy (for teammates it is shared with); once, best effort:
+ * the asset is made whatever becomes of it, and the record keeps its source either way.
+ */
+async function shareSource(client: ProxyClient, assetId: string, localId: string): Promise<void> {
+  const record = await assetStore.get(localId);
+  if (!record?.source) return;
+  try {
+    await putSource(client, assetId, record.source);
+  } catch {
+    // Offline, or a proxy without the route: the source stays the member's own.
+  }
 }
 
 async function settleFailure(op: QueuedOperation, failure: ApiFailure, now: number): Promise<'unauthorized' | 'failed' | 'retry' | 'rate_limited'> {

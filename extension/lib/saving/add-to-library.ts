@@ -5,6 +5,7 @@ import { newLocalId } from '@/lib/storage/database';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import type { CaptureState } from '@/lib/storage/records/capture-state';
 import { uploadBytes } from '@/lib/storage/upload-bytes';
+import { type CapturePage, sourceOf } from '@/lib/saving/capture-source';
 
 export type AddOutcome =
   | { kind: 'queued'; record: AssetRecord }
@@ -25,6 +26,10 @@ export interface AddRequest {
   localId?: string;
   /** The create waits until then (an upload whose bytes are still being read); default: at once. */
   notBefore?: number;
+  /** The page it was captured on (the tab's address and title); none for a local file. */
+  page?: CapturePage;
+  /** Perceptual hash of its pixels, when they could be read (lib/library/image-hash). */
+  pixelHash?: string;
 }
 
 /**
@@ -53,6 +58,8 @@ export async function addToLibrary(request: AddRequest, now = Date.now()): Promi
     idempotencyKey: newIdempotencyKey(),
     notified: false,
     capture: capture ?? { how: 'link' },
+    source: sourceOf(capture, request.page, now),
+    ...(request.pixelHash ? { pixelHash: request.pixelHash } : {}),
     createdAt: now,
     updatedAt: now,
   };

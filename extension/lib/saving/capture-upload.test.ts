@@ -311,7 +311,7 @@ describe('"New group…" and other ways in', () => {
     page.serve(url, { body: pngBytes(), type: 'image/png' });
     await click({ srcUrl: url }, 'arkbridge-media/new-group');
     const params = Object.fromEntries(new URL(create.mock.calls[0]![0]!.url as string).searchParams);
-    expect(params).toEqual({ url, name: 'Fox gallery', type: 'Image' });
+    expect(params).toEqual({ url, name: 'Fox gallery', type: 'Image', pageTitle: 'Fox gallery' });
     expect(await uploadBytes.keys()).toEqual([stagedKey(url)]);
     expect(await assets()).toEqual([]);
 

@@ -3,6 +3,7 @@ import { t } from '@/lib/i18n/translate';
 import type { AddItemReply } from '@/lib/messaging/extension-messages';
 import { notify } from '@/lib/messaging/notify';
 import type { AddRequest } from '@/lib/saving/add-to-library';
+import { hashOfBytes } from '@/lib/saving/near-duplicate-check';
 import { assetStore } from '@/lib/storage/asset-store';
 import { newLocalId } from '@/lib/storage/database';
 import type { CaptureState, UploadReason } from '@/lib/storage/records/capture-state';
@@ -70,7 +71,9 @@ export async function keepAndAdd(groupId: string, item: { name: string; reason: 
   const localId = newLocalId();
   await uploadBytes.put({ key: localId, bytes: read.bytes, contentType: read.contentType, storedAt: Date.now() });
   const capture: Upload = { how: 'upload', reason: item.reason, stage: 'waiting', source, bytesKey: localId, size: read.bytes.byteLength, contentType: read.contentType };
-  const reply = await add({ groupId, localId, url: source, name: item.name, type: read.kind, capture });
+  // Its pixels' hash, kept with the record: near duplicates and "Find similar" compare it.
+  const pixelHash = read.kind === 'Image' ? await hashOfBytes(read.bytes, read.contentType) : undefined;
+  const reply = await add({ groupId, localId, url: source, name: item.name, type: read.kind, capture, ...(pixelHash ? { pixelHash } : {}) });
   if (!reply.ok) await uploadBytes.remove(localId);
   return reply;
 }

@@ -5,6 +5,7 @@ import type { AddItemReply } from '@/lib/messaging/extension-messages';
 import { tellBackground } from '@/lib/messaging/extension-messages';
 import type { AddRequest } from '@/lib/saving/add-to-library';
 import { addHeldBytes, recordRefused } from '@/lib/saving/held-bytes';
+import { hashOfBytes, type NearDuplicate, nearDuplicateOf } from '@/lib/saving/near-duplicate-check';
 import { recordItem } from '@/lib/saving/record-item';
 
 /**
@@ -14,8 +15,11 @@ import { recordItem } from '@/lib/saving/record-item';
  * upload store, the queue). One file at a time, so that at most one file's bytes are in memory.
  */
 
-/** What became of one file: its record (`localId`), or why not (`recorded`: a Failed item shows it). */
-export type FileResult = { name: string; ok: true; localId?: string } | { name: string; ok: false; message: string; recorded: boolean };
+/**
+ * What became of one file: its record (`localId`), or why not (`recorded`: a Failed item shows it;
+ * `existing`: the member chose to open this near duplicate already in the library instead).
+ */
+export type FileResult = { name: string; ok: true; localId?: string } | { name: string; ok: false; message: string; recorded: boolean; existing?: string };
 
 /** What a page follows of the files it gave (each by its index among them). */
 export interface FilesProgress {
@@ -23,6 +27,11 @@ export interface FilesProgress {
   onRead?: (index: number, read: number, total: number) => void;
   /** One file is done with: recorded (its item shows the rest), refused, or a duplicate. */
   onSettled?: (index: number, result: FileResult) => void;
+  /**
+   * An image that nearly repeats one already in the library (saving/near-duplicate-check): the
+   * member chooses to add it anyway or to open the existing one. Absent: added without asking.
+   */
+  onNearDuplicate?: (name: string, near: NearDuplicate) => Promise<'add' | 'open'>;
 }
 
 /** The kind a file says it is (its `type`), when the proxy takes that type. */
@@ -93,14 +102,14 @@ const recordRefusedFile = (groupId: string, file: File, message: string) =>
 export async function addLocalFiles(groupId: string, files: readonly File[], progress: FilesProgress = {}): Promise<FileResult[]> {
   const results: FileResult[] = [];
   for (const [index, file] of files.entries()) {
-    results.push(await addLocalFile(groupId, file, (read) => progress.onRead?.(index, read, file.size)));
+    results.push(await addLocalFile(groupId, file, (read) => progress.onRead?.(index, read, file.size), progress.onNearDuplicate));
     progress.onSettled?.(index, results[index]!);
   }
   return results;
 }
 
 /** One file: refused for its size unread, else read and handed to the bytes path. */
-async function addLocalFile(groupId: string, file: File, onRead: (read: number) => void): Promise<FileResult> {
+async function addLocalFile(groupId: string, file: File, onRead: (read: number) => void, ask?: FilesProgress['onNearDuplicate']): Promise<FileResult> {
   const name = fileAssetName(file);
   const tooLarge = sizeRefusal(file);
   if (tooLarge) {
@@ -114,6 +123,11 @@ async function addLocalFile(groupId: string, file: File, onRead: (read: number) 
     const message = t('files.readFailed', { why: error instanceof Error ? error.message : String(error) });
     await recordRefusedFile(groupId, file, message);
     return { name, ok: false, message, recorded: true };
+  }
+  if (ask && file.type.startsWith('image/')) {
+    const pixelHash = await hashOfBytes(bytes, file.type);
+    const near = pixelHash ? await nearDuplicateOf({ url: '', pixelHash }).catch(() => null) : null;
+    if (near && (await ask(name, near)) === 'open') return { name, ok: false, message: t('duplicate.title'), recorded: false, existing: near.match.asset.localId };
   }
   // A refused type is recorded Failed by addHeldBytes; a duplicate is not recorded again.
   const reply = await addHeldBytes(groupId, { bytes, declaredType: file.type, name, reason: 'file', type: assetTypeOf(file) }, addFromPage, false);

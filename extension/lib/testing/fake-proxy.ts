@@ -156,7 +156,9 @@ export class FakeProxy {
       authorization: headers.get('Authorization'),
       contentType: headers.get('Content-Type'),
     };
-    this.calls.push(call);
+    // The source routes (provenance) are kept apart: they follow a create and are not the library's operations.
+    if (/^\/proxy\/(assets\/[^/]+\/source|sources)$/.test(action)) this.sourceCalls.push(call);
+    else this.calls.push(call);
 
     const index = this.#faults.findIndex((f) => f.action === action);
     const fault = index >= 0 ? this.#faults.splice(index, 1)[0]!.fault : null;
@@ -199,6 +201,25 @@ export class FakeProxy {
     return json(201, { id, url, expiresAt, size: bytes.byteLength, contentType: declared.type, sha256: '0'.repeat(64), name });
   }
 
+  /** Sources set with `PUT /proxy/assets/:id/source` (shared/provenance), by asset id, as the proxy answers them. */
+  readonly sources = new Map<string, Record<string, unknown>>();
+  /** The calls of the source routes (not in `calls`). */
+  readonly sourceCalls: ProxyCall[] = [];
+
+  #sources(call: ProxyCall): Response | null {
+    const put = /^\/proxy\/assets\/([^/]+)\/source$/.exec(call.action);
+    if (put && call.method === 'PUT') {
+      const source = { ...(call.body as object), owner: 'member-1', updatedAt: new Date(0).toISOString() };
+      this.sources.set(decodeURIComponent(put[1]!), source);
+      return json(200, { assetId: decodeURIComponent(put[1]!), source });
+    }
+    if (call.action === '/proxy/sources' && call.method === 'POST') {
+      const ids = (call.body as { ids: string[] }).ids;
+      return json(200, { sources: Object.fromEntries(ids.flatMap((id) => (this.sources.has(id) ? [[id, this.sources.get(id)]] : []))) });
+    }
+    return null;
+  }
+
   #answer(call: ProxyCall): Response {
     const { action, body } = call;
     if (action === '/proxy/uploads') return this.#uploads(call, call.contentType ?? null);
@@ -206,6 +227,8 @@ export class FakeProxy {
       return this.usage ? json(200, this.usage) : json(404, { error: { code: 'not_found', message: 'No route GET /proxy/usage.', type: 'invalid_request_error' } });
     }
     if (action === '/proxy/quote') return this.#quote(body);
+    const source = this.#sources(call);
+    if (source) return source;
     const team = this.team.answer(call.method, new URL(call.path, PROXY_URL), body, { groups: this.groups, tasks: this.tasks });
     if (team) return team;
     if (action === 'getVideo') {

@@ -2,7 +2,10 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Asset } from '@@/shared';
 import { Banner } from '@/components/Banner';
 import { Field } from '@/components/Field';
+import { AssetSourceInfo } from '@/entrypoints/popup/library/AssetSourceInfo';
 import { Confirm } from '@/entrypoints/popup/library/Confirm';
+import { useAssetSource } from '@/entrypoints/popup/library/use-asset-source';
+import { SimilarAssets } from '@/entrypoints/popup/library/SimilarAssets';
 import { ReadinessChip, StatusChip } from '@/entrypoints/popup/library/StatusChips';
 import { captureNote, captureProgress } from '@/lib/capture/capture-note';
 import { t } from '@/lib/i18n/translate';
@@ -40,6 +43,8 @@ export function AssetDetail({ asset, group, onClose, onUse }: AssetDetailProps) 
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
+
+  const source = useAssetSource(asset, group);
 
   useEffect(() => heading.current?.focus(), []);
 
@@ -152,6 +157,9 @@ export function AssetDetail({ asset, group, onClose, onUse }: AssetDetailProps) 
           <code>asset://{asset.assetId}</code>
         </p>
       )}
+
+      <AssetSourceInfo source={source} />
+      <SimilarAssets asset={asset} />
 
       <section aria-labelledby="library-readiness-title" aria-busy={readiness.state === 'loading' ? 'true' : 'false'}>
         <h3 id="library-readiness-title">{t('library.readiness.title')}</h3>

@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useReducer, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
+import type { AssetType } from '@@/shared';
 import { Banner } from '@/components/Banner';
 import { deferred, PartPending, useDeferred } from '@/entrypoints/popup/deferred';
 import { Confirm } from '@/entrypoints/popup/library/Confirm';
@@ -7,13 +8,15 @@ import { GroupForm } from '@/entrypoints/popup/library/GroupForm';
 import { GroupList } from '@/entrypoints/popup/library/GroupList';
 import { LibraryAssets, LibraryFilters } from '@/entrypoints/popup/library/LibraryAssets';
 import { initialLibraryView, type LibraryViewAction, libraryViewReducer, type Sync } from '@/entrypoints/popup/library/library-view-state';
+import { SearchFacets } from '@/entrypoints/popup/library/SearchFacets';
 import { RoleBadge, TypeBadge } from '@/entrypoints/popup/library/StatusChips';
 import { useLibraryFiles } from '@/entrypoints/popup/library/use-library-files';
+import { useLibrarySearch } from '@/entrypoints/popup/library/use-library-search';
 import { t } from '@/lib/i18n/translate';
 import { deleteGroup } from '@/lib/library/group-actions';
 import { accessOf, canAddTo, canEditAssets, canManage } from '@/lib/library/group-access';
 import { refreshLibrary, refreshLibraryIfStale } from '@/lib/library/library-refresh';
-import { countByGroup, filterAssets, isNarrowed, readLibrary } from '@/lib/library/library-view-model';
+import { countByGroup, isNarrowed, readLibrary } from '@/lib/library/library-view-model';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
 import { useDb } from '@/lib/popup/use-db';
 import { ApiError } from '@/lib/proxy/api-failure';
@@ -95,9 +98,12 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
 
   const groupsById = useMemo(() => new Map(groups.map((g) => [g.id, g])), [groups]);
   const counts = useMemo(() => countByGroup(assets), [assets]);
+  // The search's own filters (type; group, over all groups), beside the view's text and status.
+  const [type, setType] = useState<AssetType | 'all'>('all');
+  const [searchGroupId, setSearchGroupId] = useState<string | null>(null);
   const query = { groupId: group ? group.id : null, search, status };
-  const narrowed = isNarrowed(query);
-  const shown = useMemo(() => (group || narrowed ? filterAssets(assets, query) : []), [assets, group?.id, search, status]);
+  const narrowed = isNarrowed(query) || type !== 'all' || (!group && searchGroupId !== null);
+  const shown = useLibrarySearch(assets, groups, { text: search, status, type, groupId: group ? group.id : searchGroupId }, Boolean(group) || narrowed);
   const opened = openId ? assets.find((a) => a.localId === openId) : undefined;
   const { withDrop, fileParts, wantFiles, pickFiles } = useLibraryFiles({
     groups,
@@ -108,6 +114,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
     onAdding: (target) => {
       if (target !== groupId || openId) go({ groupId: target, openId: null }, 'library-group-title');
     },
+    onOpenAsset: (localId) => go({ openId: localId }, 'library-asset-title'),
   });
   // Loaded here, not in a wrapper, so that this view renders again when it arrives and the focus
   // moves to the asset's title.
@@ -183,6 +190,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
       onStatus={(next) => dispatch({ type: 'status', status: next })}
     />
   );
+  const facets = <SearchFacets type={type} onType={setType} groupId={searchGroupId} onGroup={setSearchGroupId} {...(group ? {} : { groups })} />;
   const assetList = <LibraryAssets group={group} shown={shown} narrowed={narrowed} groupsById={groupsById} onOpen={(a) => go({ openId: a.localId }, 'library-asset-title')} />;
 
   if (group) {
@@ -252,6 +260,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
         <p class="muted">{hint}</p>
         {fileParts}
         {filters}
+        {facets}
         {assetList}
       </div>,
     );
@@ -284,6 +293,7 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
         />
       )}
       {filters}
+      {facets}
       {narrowed ? (
         assetList
       ) : (

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
 import { deferred, useDeferred } from '@/entrypoints/popup/deferred';
+import { DuplicateWarning } from '@/entrypoints/popup/library/DuplicateWarning';
 import { FileDrop } from '@/entrypoints/popup/library/FileDrop';
 import { useLocalFiles } from '@/entrypoints/popup/library/use-local-files';
 import { dropGroup, fileGroups } from '@/lib/library/drop-group';
@@ -20,6 +21,8 @@ interface LibraryFilesOptions {
   library: unknown;
   /** Files are going to `groupId`: the view shows that group. */
   onAdding: (groupId: string) => void;
+  /** The member chose to open an asset already in the library rather than add a near duplicate. */
+  onOpenAsset?: (localId: string) => void;
 }
 
 /**
@@ -27,8 +30,8 @@ interface LibraryFilesOptions {
  * which group they go to (dropGroup), the question when that cannot be told, the reading progress
  * and what was not added. The view wraps its screen in `withDrop` and shows `fileParts`.
  */
-export function useLibraryFiles({ groups, groupsById, openGroupId, library, onAdding }: LibraryFilesOptions) {
-  const files = useLocalFiles();
+export function useLibraryFiles({ groups, groupsById, openGroupId, library, onAdding, onOpenAsset }: LibraryFilesOptions) {
+  const files = useLocalFiles(onOpenAsset);
   /** Files waiting for the member to choose their group. */
   const [choosing, setChoosing] = useState<File[] | null>(null);
   const [lastUsed, setLastUsed] = useState<string | null>(null);
@@ -88,6 +91,7 @@ export function useLibraryFiles({ groups, groupsById, openGroupId, library, onAd
           ))}
         </Banner>
       )}
+      {files.asking && <DuplicateWarning name={files.asking.name} near={files.asking.near} onChoose={files.asking.answer} />}
       {filesModule && <filesModule.FileReads reads={files.reads} />}
     </>
   );

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { deferred } from '@/entrypoints/popup/deferred';
 import { t } from '@/lib/i18n/translate';
+import type { NearDuplicate } from '@/lib/saving/near-duplicate-check';
 
 /**
  * The local-files module (reading, checking, queueing: it brings the upload path with it) is a
@@ -24,8 +25,10 @@ let batches = 0;
  * Adds files to a group from this view, following each while it is read; what is not recorded as an
  * item (a duplicate, a part that could not load) is answered in `notices`.
  */
-export function useLocalFiles() {
+export function useLocalFiles(onOpenExisting?: (localId: string) => void) {
   const [reads, setReads] = useState<FileRead[]>([]);
+  /** A near duplicate the member is asked about (Add anyway / Open the existing one). */
+  const [asking, setAsking] = useState<{ name: string; near: NearDuplicate; answer: (choice: 'add' | 'open') => void } | null>(null);
   const [notices, setNotices] = useState<string[]>([]);
   const mounted = useRef(true);
   useEffect(() => () => void (mounted.current = false), []);
@@ -53,10 +56,23 @@ export function useLocalFiles() {
       },
       onSettled: (index, result) => {
         update((current) => current.filter((r) => r.key !== batch[index]!.key));
-        if (!result.ok && !result.recorded && mounted.current) setNotices((current) => [...current, result.message]);
+        if (!result.ok && result.existing) onOpenExisting?.(result.existing);
+        else if (!result.ok && !result.recorded && mounted.current) setNotices((current) => [...current, result.message]);
       },
+      onNearDuplicate: (name, near) =>
+        new Promise((resolve) => {
+          if (!mounted.current) return resolve('add');
+          setAsking({
+            name,
+            near,
+            answer: (choice) => {
+              setAsking(null);
+              resolve(choice);
+            },
+          });
+        }),
     });
   }
 
-  return { reads, notices, add, dismiss: () => setNotices([]) };
+  return { reads, notices, asking, add, dismiss: () => setNotices([]) };
 }

@@ -1,4 +1,5 @@
 import type { AssetType } from '@@/shared';
+import type { AssetSource } from '@/lib/storage/records/asset-source';
 import type { CaptureState } from '@/lib/storage/records/capture-state';
 
 /**
@@ -26,6 +27,13 @@ export interface AssetRecord {
   notified: boolean;
   /** How the media reaches the library: linked, or uploaded through the proxy (and where that stands). */
   capture?: CaptureState;
+  /** Where it was captured (page, time, how); absent on records made before provenance was kept. */
+  source?: AssetSource;
+  /**
+   * Perceptual hash of the image's pixels (64 hex digits, lib/library/image-hash), when the
+   * extension could read them; duplicates are found by it (lib/library/near-duplicates).
+   */
+  pixelHash?: string;
   createdAt: number;
   updatedAt: number;
 }
