@@ -183,7 +183,7 @@ test('what the service cannot fetch is read in the page and uploaded; public med
   // --- The popup says in each item what happened. ---
   const popup = await openExtensionPage(browser, 'popup.html', pageErrors);
   await popup.setViewportSize({ width: 420, height: 600 });
-  await popup.getByRole('option').filter({ hasText: GROUP_NAME }).click();
+  await popup.getByRole('listbox').getByRole('option').filter({ hasText: GROUP_NAME }).click();
   // The list view (the grid of thumbnails is the default) says how each item came.
   await popup.getByRole('button', { name: 'List' }).click();
   await popup.getByRole('listbox', { name: `Assets of ${GROUP_NAME}` }).getByRole('option').first().waitFor({ state: 'visible', timeout: 15_000 });

@@ -159,7 +159,7 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   await clickMenu(browser!, { menuItemId: `arkbridge-media/group:${group!.id}`, mediaType: 'image', srcUrl: imageUrl, pageUrl }, { id: await tabIdOf(browser!, pageUrl), title: 'Spring references' });
   const asset = (await readStore(browser!, 'assets')).find((a) => a.url === imageUrl);
   expect(asset, 'the click is recorded at once').toMatchObject({ groupId: group!.id });
-  const row = popup.getByRole('option').filter({ hasText: asset!.name });
+  const row = popup.getByRole('listbox').getByRole('option').filter({ hasText: asset!.name });
   const rowStatuses = await watch(
     async () => ((await row.count()) ? (await row.locator('.chip').first().innerText()).trim() : ''),
     (status) => status === 'Active',
@@ -322,7 +322,7 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   const allGroups = library.getByRole('button', { name: '← All groups' });
   if (await allGroups.count()) await allGroups.click();
   for (const name of [personGroup, laterGroup]) {
-    const personRow = library.getByRole('option').filter({ hasText: name });
+    const personRow = library.getByRole('listbox').getByRole('option').filter({ hasText: name });
     await personRow.waitFor({ state: 'visible', timeout: 15_000 });
     expect(await personRow.innerText()).toContain('Real person');
   }
@@ -450,7 +450,7 @@ test('popup: a group of 10,000 assets opens from IndexedDB and scrolls with a ha
   const allGroups = popup.getByRole('button', { name: '← All groups' });
   if (await allGroups.count()) await allGroups.click();
   // Timed in the page: from the click on the group to the frame after its first asset row is in the DOM.
-  const groupRow = popup.getByRole('option').filter({ hasText: GROUP_NAME });
+  const groupRow = popup.getByRole('listbox').getByRole('option').filter({ hasText: GROUP_NAME });
   await groupRow.waitFor({ state: 'visible' });
   const openMs = await groupRow.evaluate(
     (row, label) =>

@@ -119,7 +119,7 @@ test('the side panel lists the page media, filters it, and saves a selection to 
 
   // --- Its Library tab is the popup's: a file from the computer dropped on the group is added too. ---
   await panel.getByRole('tab', { name: 'Library' }).click();
-  const groupRow = panel.getByRole('option').filter({ hasText: GROUP_NAME });
+  const groupRow = panel.getByRole('listbox').getByRole('option').filter({ hasText: GROUP_NAME });
   await groupRow.waitFor({ state: 'visible', timeout: 15_000 });
   const dropped = await dataTransferOf(panel, [await fixtureFile('sample.jpg', 'dropped-in-panel.jpg', 'image/jpeg')]);
   await dragFilesOver(groupRow, dropped);

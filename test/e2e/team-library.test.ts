@@ -76,7 +76,7 @@ test('Ana shares a group; Bea sees it, generates with Ana’s asset and publishe
   await options.close();
   const popup = await openPopup();
   await tab(popup, 'Library');
-  const groupRow = popup.getByRole('option').filter({ hasText: GROUP_NAME });
+  const groupRow = popup.getByRole('listbox').getByRole('option').filter({ hasText: GROUP_NAME });
   await groupRow.waitFor({ state: 'visible', timeout: 30_000 });
   expect(await groupRow.innerText()).toContain('Editor');
   expect(await groupRow.innerText()).toContain('Shared by Ana');
@@ -109,7 +109,7 @@ test('Ana shares a group; Bea sees it, generates with Ana’s asset and publishe
   await popup.getByRole('heading', { name: GROUP_NAME }).waitFor({ state: 'visible', timeout: 15_000 });
   const list = popup.getByRole('button', { name: 'List' });
   if (await list.count()) await list.click();
-  const assetRow = popup.getByRole('option').filter({ hasText: 'Mia, front' });
+  const assetRow = popup.getByRole('listbox').getByRole('option').filter({ hasText: 'Mia, front' });
   await assetRow.waitFor({ state: 'visible', timeout: 30_000 });
   await assetRow.click();
   await popup.getByRole('button', { name: 'Use in Generate' }).click();

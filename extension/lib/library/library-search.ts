@@ -1,5 +1,5 @@
 import MiniSearch, { type SearchResult } from 'minisearch';
-import type { AssetType } from '@@/shared';
+import { keepsRecord, searchText, type SearchQuery } from '@/lib/library/library-filter';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import type { GroupRecord } from '@/lib/storage/records/group-record';
 
@@ -12,19 +12,7 @@ import type { GroupRecord } from '@/lib/storage/records/group-record';
  * whole word.
  */
 
-/** Longest query read (the rest is ignored): tokenizing is linear, and a query is a few words. */
-export const SEARCH_QUERY_MAX = 200;
-
-/** Status filter: Processing includes the records still being sent (Queued), as the view's chips say. */
-export type SearchStatus = 'all' | 'Processing' | 'Active' | 'Failed';
-
-export interface SearchQuery {
-  text: string;
-  type?: AssetType | 'all';
-  status?: SearchStatus;
-  /** Only this group; null or absent: every group. */
-  groupId?: string | null;
-}
+export type { SearchQuery, SearchStatus } from '@/lib/library/library-filter';
 
 interface SearchDoc {
   id: string;
@@ -63,9 +51,6 @@ function docOf(asset: AssetRecord, groupName: string): SearchDoc {
  * field kept elsewhere.
  */
 const keyOf = (asset: AssetRecord, groupName: string): string => `${asset.updatedAt}\u0000${asset.name}\u0000${asset.status}\u0000${asset.groupId}\u0000${groupName}`;
-
-const matchesStatus = (status: string, filter: SearchStatus | undefined): boolean =>
-  !filter || filter === 'all' || (filter === 'Processing' ? status === 'Processing' || status === 'Queued' : status === filter);
 
 export class LibrarySearch {
   readonly #index = new MiniSearch<SearchDoc>({
@@ -122,11 +107,8 @@ export class LibrarySearch {
 
   /** The local ids of the records matching, best first (for an empty text: in the store's order). */
   search(query: SearchQuery): string[] {
-    const text = query.text.slice(0, SEARCH_QUERY_MAX).trim();
-    const type = query.type && query.type !== 'all' ? query.type : undefined;
-    const groupId = query.groupId ?? undefined;
-    const keep = (r: { type: string; status: string; groupId: string }) =>
-      (!type || r.type === type) && (!groupId || r.groupId === groupId) && matchesStatus(r.status, query.status);
+    const text = searchText(query);
+    const keep = keepsRecord(query);
     if (!text) return this.#order.filter(keep).map((a) => a.localId);
     return this.#index.search(text, { filter: (r: SearchResult) => keep(r as unknown as SearchDoc) }).map((r) => r.id as string);
   }

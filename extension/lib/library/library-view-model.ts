@@ -29,23 +29,6 @@ export interface AssetQuery {
   status: StatusFilter;
 }
 
-const fold = (s: string) => s.normalize('NFKC').toLocaleLowerCase();
-
-export function matches(asset: AssetRecord, query: AssetQuery, needle = fold(query.search.trim())): boolean {
-  if (query.groupId !== null && asset.groupId !== query.groupId) return false;
-  if (query.status !== 'all') {
-    const status = asset.status === 'Queued' ? 'Processing' : asset.status;
-    if (status !== query.status) return false;
-  }
-  return !needle || fold(asset.name).includes(needle);
-}
-
-/** The assets matching the query, in the given order. */
-export function filterAssets(assets: readonly AssetRecord[], query: AssetQuery): AssetRecord[] {
-  const needle = fold(query.search.trim());
-  return assets.filter((a) => matches(a, query, needle));
-}
-
 /** Whether the query narrows anything beyond the group (the view then lists assets, not groups). */
 export const isNarrowed = (query: AssetQuery): boolean => query.search.trim() !== '' || query.status !== 'all';
 
