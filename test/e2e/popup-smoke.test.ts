@@ -1,7 +1,7 @@
 /**
  * The popup before any connection, in English and in Simplified Chinese (the browser's language
  * decides; the Chinese strings are a chunk of their own, loaded before the first render), and what
- * its first paint loads: within 40 KB gzipped, the other views being chunks loaded on demand.
+ * its first paint loads: within 44 KB gzipped, the other views being chunks loaded on demand.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -46,7 +46,7 @@ test('in a Simplified Chinese browser the popup speaks Chinese', async () => {
   expect(errors).toEqual([]);
 });
 
-test("the popup loads at most 40 KB gzipped up front; the other tabs and an asset's detail on demand", async () => {
+test("the popup loads at most 44 KB gzipped up front; the other tabs and an asset's detail on demand", async () => {
   const size = bundleSize(await buildExtension(), 'popup.html');
   console.info(describeBundle('popup.html', size));
   expect(gzipTotal(size.initial)).toBeLessThanOrEqual(POPUP_FIRST_PAINT_BUDGET_GZIP);

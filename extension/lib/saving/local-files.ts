@@ -5,7 +5,7 @@ import type { AddItemReply } from '@/lib/messaging/extension-messages';
 import { tellBackground } from '@/lib/messaging/extension-messages';
 import type { AddRequest } from '@/lib/saving/add-to-library';
 import { addHeldBytes, recordRefused } from '@/lib/saving/held-bytes';
-import { hashOfBytes, type NearDuplicate, nearDuplicateOf } from '@/lib/saving/near-duplicate-check';
+import type { NearDuplicate } from '@/lib/saving/near-duplicate-check';
 import { recordItem } from '@/lib/saving/record-item';
 
 /**
@@ -125,6 +125,8 @@ async function addLocalFile(groupId: string, file: File, onRead: (read: number) 
     return { name, ok: false, message, recorded: true };
   }
   if (ask && file.type.startsWith('image/')) {
+    // Loaded with the first image added: the hashing stays out of the popup's first paint.
+    const { hashOfBytes, nearDuplicateOf } = await import('@/lib/saving/near-duplicate-check');
     const pixelHash = await hashOfBytes(bytes, file.type);
     const near = pixelHash ? await nearDuplicateOf({ url: '', pixelHash }).catch(() => null) : null;
     if (near && (await ask(name, near)) === 'open') return { name, ok: false, message: t('duplicate.title'), recorded: false, existing: near.match.asset.localId };

@@ -12,29 +12,20 @@ const loadIndex = () => (loading ??= import('@/lib/library/library-search'));
  * The Library's search. Without text, the filters alone answer (lib/library/library-filter), so a
  * group opens without the index. With text, one index for the popup's life (lib/library/library-search),
  * brought up to the store when its records change (only what changed is indexed again) and queried
- * per keystroke; its module loads after the first paint, and until it is there a text query answers
- * nothing rather than something unmatched. Answers the matching records, best first.
+ * per keystroke; its module loads at the first keystroke (a few milliseconds, from the extension's
+ * own files), and until it is there a text query answers nothing rather than something unmatched. Answers the matching records, best first.
  */
 export function useLibrarySearch(assets: readonly AssetRecord[], groups: readonly GroupRecord[], query: SearchQuery, enabled: boolean): AssetRecord[] {
   const index = useRef<LibrarySearch | null>(null);
   const [ready, setReady] = useState(false);
   const text = searchText(query);
   useEffect(() => {
+    if (!text) return;
     let live = true;
-    // Fetched once the page is idle (or at the first keystroke), so the index is there when typed into.
-    const start = () =>
-      void loadIndex().then(({ LibrarySearch }) => {
-        index.current ??= new LibrarySearch();
-        if (live) setReady(true);
-      });
-    if (text) start();
-    else if (typeof requestIdleCallback === 'function') {
-      const id = requestIdleCallback(start);
-      return () => {
-        live = false;
-        cancelIdleCallback(id);
-      };
-    }
+    void loadIndex().then(({ LibrarySearch }) => {
+      index.current ??= new LibrarySearch();
+      if (live) setReady(true);
+    });
     return () => {
       live = false;
     };
