@@ -3,7 +3,8 @@ import { modelSpec, type ModelSpec } from '@@/shared';
 import { Banner } from '@/components/Banner';
 import { Field } from '@/components/Field';
 import { readUsage, refreshUsage } from '@/lib/budget/usage-refresh';
-import { type QuoteFn, useFormQuote } from '@/lib/generate/form-quote';
+import { quoteWhenConnected, readinessClient } from '@/lib/generate/connected-quote';
+import { useFormQuote } from '@/lib/generate/form-quote';
 import { loadDraft, saveDraft } from '@/lib/generate/generate-draft';
 import { tellBackground } from '@/lib/messaging/extension-messages';
 import {
@@ -27,7 +28,6 @@ import { useDb } from '@/lib/popup/use-db';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
 import { notConnected, refusalMessage } from '@/lib/proxy/failure-message';
-import { quoteVideo } from '@/lib/proxy/quote-client';
 import { assetStore } from '@/lib/storage/asset-store';
 import type { ModelsInfo } from '@/lib/storage/records/setting-values';
 import { getConnection } from '@/lib/storage/stored-connection';
@@ -41,18 +41,7 @@ import { useFirstPaintMark } from '@/lib/popup/first-paint';
 import '@/lib/i18n/generate.en';
 
 const readAssets = () => assetStore.all();
-const readinessClient = async () => (await connectedClient())?.client ?? null;
-/** The quote of a valid form (a refused token recorded as everywhere; not connected: no quote shown). */
-const askQuote: QuoteFn = async (body, signal) => {
-  const connected = await connectedClient();
-  if (!connected) throw new Error('not connected');
-  try {
-    return await quoteVideo(connected.client, body, signal);
-  } catch (error) {
-    await handleUnauthorized(error).catch(() => {});
-    throw error;
-  }
-};
+const askQuote = quoteWhenConnected;
 
 type Load = { state: 'loading' } | { state: 'ready' } | { state: 'failed'; message: string };
 

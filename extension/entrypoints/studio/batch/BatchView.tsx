@@ -8,6 +8,7 @@ import type { Handoff } from '@/entrypoints/studio/handoff';
 import { Dropped, FormFields } from '@/entrypoints/studio/parts/FormFields';
 import { useStudioModels } from '@/entrypoints/studio/use-studio-models';
 import { readUsage, refreshUsage } from '@/lib/budget/usage-refresh';
+import { quoteWhenConnected, readinessClient } from '@/lib/generate/connected-quote';
 import { type QuoteFn, useFormQuote } from '@/lib/generate/form-quote';
 import { emptyForm, type GenerateForm, problems as formProblems, toBody } from '@/lib/generate/generate-form';
 import { readinessProblems, useReadiness } from '@/lib/generate/reference-readiness';
@@ -17,7 +18,6 @@ import { useDb } from '@/lib/popup/use-db';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
 import { notConnected } from '@/lib/proxy/failure-message';
-import { quoteVideo } from '@/lib/proxy/quote-client';
 import { assetStore } from '@/lib/storage/asset-store';
 import { batchStore } from '@/lib/storage/batch-store';
 import { newLocalId } from '@/lib/storage/database';
@@ -33,19 +33,8 @@ import '@/lib/i18n/studio.en';
 const FORM_KEY = 'arkbridge.studio.batch';
 const readAssets = () => assetStore.all();
 const readBatches = () => batchStore.newestFirst();
-const readinessClient = async () => (await connectedClient())?.client ?? null;
-
 /** One quote per request shape, summed (batch-plan), through the Generate form's quoter (debounced, never stale). */
-const askQuote: QuoteFn<VideoCreateBody[]> = batchQuote(async (body, signal) => {
-  const connected = await connectedClient();
-  if (!connected) throw new Error('not connected');
-  try {
-    return await quoteVideo(connected.client, body, signal);
-  } catch (error) {
-    await handleUnauthorized(error).catch(() => {});
-    throw error;
-  }
-});
+const askQuote: QuoteFn<VideoCreateBody[]> = batchQuote(quoteWhenConnected);
 
 interface Saved {
   form: GenerateForm;

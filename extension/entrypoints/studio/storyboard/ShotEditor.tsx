@@ -1,3 +1,4 @@
+import { readinessClient } from '@/lib/generate/connected-quote';
 import { useState } from 'preact/hooks';
 import type { ModelSpec } from '@@/shared';
 import { Dropped, FormFields } from '@/entrypoints/studio/parts/FormFields';
@@ -6,14 +7,12 @@ import { TakeVideo } from '@/entrypoints/studio/parts/TakeVideo';
 import { readinessProblems, useReadiness } from '@/lib/generate/reference-readiness';
 import type { GenerateForm } from '@/lib/generate/generate-form';
 import { t } from '@/lib/i18n/translate';
-import { connectedClient } from '@/lib/proxy/connected-client';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import type { StoryboardRecord } from '@/lib/storage/records/studio-records';
 import { chainBlock, shotProblems } from '@/lib/studio/shot-chain';
 import '@/lib/i18n/studio.en';
 
-const readinessClient = async () => (await connectedClient())?.client ?? null;
 
 interface ShotEditorProps {
   board: StoryboardRecord;
