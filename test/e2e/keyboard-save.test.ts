@@ -110,13 +110,19 @@ test('the keyboard save puts what is under the pointer, else the main image, int
   const recorded = (await readAssets()).filter((a) => a.groupId === groupId);
   expect(recorded.map((a) => a.url).sort()).toEqual(expected.map((e) => e.url).sort());
   for (const item of expected) expect(recorded.find((a) => a.url === item.url), item.url).toMatchObject({ groupId, ...item });
-  expect((await notifications()).map((n) => n.title)).toEqual([
-    'Saved to Web captures',
-    `Saved to ${GROUP_NAME}`,
-    `Saved to ${GROUP_NAME}`,
-    'Already in your library',
-    `Saved to ${GROUP_NAME}`,
-  ]);
+  // The video saved again, into another group than its first save: saved, and the member told where
+  // the other one is (a near duplicate by address). Compared as a set of titles: the menu's and the
+  // keyboard's notices are raised from different paths.
+  expect((await notifications()).map((n) => n.title).sort()).toEqual(
+    [
+      'Saved to Web captures',
+      'Saved, but it may be a duplicate',
+      `Saved to ${GROUP_NAME}`,
+      `Saved to ${GROUP_NAME}`,
+      'Already in your library',
+      `Saved to ${GROUP_NAME}`,
+    ].sort(),
+  );
   // Through the queue: each is created once with the service (it has its asset id).
   await expect.poll(async () => (await readAssets()).filter((a) => a.assetId).length, { timeout: 30_000 }).toBe(expected.length + 1);
 
