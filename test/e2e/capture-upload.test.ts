@@ -166,8 +166,11 @@ test('what the service cannot fetch is read in the page and uploaded; public med
   // --- The proxy kept exactly the uploads; the library's URLs say which path each took. ---
   const { uploads } = await member<{ uploads: UploadRow[] }>('/proxy/uploads');
   const uploadedRows = rows.filter((r) => r.capture?.how === 'upload');
-  expect(uploads.map((u) => u.id).sort()).toEqual(uploadedRows.map((r) => (r.capture as { uploadId: string }).uploadId).sort());
-  expect(uploads.map((u) => u.size).sort((a, b) => a - b)).toEqual(uploadedRows.map((r) => (r.capture as { size: number }).size).sort((a, b) => a - b));
+  // Captures of the same bytes share one upload (the proxy answers the one it keeps): one per id.
+  const byUpload = new Map(uploadedRows.map((r) => [(r.capture as { uploadId: string }).uploadId, (r.capture as { size: number }).size]));
+  expect(byUpload.size).toBeLessThan(uploadedRows.length);
+  expect(uploads.map((u) => u.id).sort()).toEqual([...byUpload.keys()].sort());
+  expect(uploads.map((u) => u.size).sort((a, b) => a - b)).toEqual([...byUpload.values()].sort((a, b) => a - b));
   const { Result: listed } = await member<{ Result: { Items: { Id: string; URL: string; Status: string }[] } }>('/api/v3?Action=ListAssets&Version=2024-01-01', {
     Filter: { GroupIds: [group.Id] },
     PageSize: 100,
