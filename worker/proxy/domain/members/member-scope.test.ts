@@ -1,7 +1,11 @@
-import { abortAllDurableObjects } from 'cloudflare:test';
+import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import type { MemberScopeChange } from '../../../../shared';
+import type { ProxyEnv } from '../../infra/settings/proxy-env';
+import { directoryObject, memberObject } from '../../objects/handles';
 import { documentedApp } from '../../routes/openapi/openapi-document';
-import { mediaUrl, proxyFetch, type Member } from '../../testing/proxy-test-client';
+import { waitFor } from '../../../../test/support/poll-until';
+import { mediaUrl, proxyEnv, proxyFetch, type Member } from '../../testing/proxy-test-client';
 import { admin, resetPrices, setBudget } from '../../testing/gateway-test-steps';
 import { member, memberRows, MODEL, upstream } from '../../testing/proxy-test-steps';
 
@@ -177,8 +181,113 @@ describe('expiry', () => {
 });
 
 describe('changes at once', () => {
-  it('many changes of one member\'s scope: the admin\'s list ends with the scope the member\'s object enforces', async () => {
+  /**
+   * The race: the directory asks the member's object to change the scope, then writes its own copy
+   * (the admin's list) from the answer. Two changes of one member sent on together may have their
+   * answers come back in the other order, and the copy then ends as the first change while the
+   * member's object enforces the second. The directory runs one member's changes one after another.
+   *
+   * Made to happen every time, with counters and no clock: the member's object answers the first
+   * change only when the test lets it (`holdFirstAnswer`), and the directory's calls to the member's
+   * object are counted as they leave. The second change is sent once the first is held; when the
+   * directory has taken it in, the count says whether it went on to the member's object (changes
+   * not one at a time: it arrives there and is answered before the held first) or waits (one at a
+   * time). Either way the first is then let go.
+   */
+  async function holdFirstAnswer(memberId: string, models: readonly string[]) {
+    const ours = (change: MemberScopeChange) => Array.isArray(change.models) && models.includes(change.models[0]!);
+    const gate = { arrived: 0, entered: 0, issued: 0, inFlight: 0, maxInFlight: 0 };
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const restores: (() => void)[] = [];
+
+    // The member's object: the first change is applied at once, its answer held until `release`.
+    await runInDurableObject(memberObject(proxyEnv, memberId), (instance) => {
+      const proto = Object.getPrototypeOf(instance) as { setScope(change: MemberScopeChange): unknown };
+      const original = proto.setScope;
+      proto.setScope = async function (this: unknown, change: MemberScopeChange) {
+        if (!ours(change)) return original.call(this, change);
+        const nth = ++gate.arrived;
+        const scope = original.call(this, change);
+        if (nth === 1) await held;
+        return scope;
+      };
+      restores.push(() => (proto.setScope = original));
+    });
+
+    // The directory: its changes counted as they come in, and its calls to members' objects as they leave.
+    await runInDurableObject(directoryObject(proxyEnv), (instance) => {
+      const directory = instance as unknown as { env: ProxyEnv; setScope(id: string, change: MemberScopeChange): Promise<unknown> };
+      const proto = Object.getPrototypeOf(directory) as typeof directory;
+      const originalSetScope = proto.setScope;
+      proto.setScope = function (this: typeof directory, id: string, change: MemberScopeChange) {
+        if (ours(change)) gate.entered++;
+        return originalSetScope.call(this, id, change);
+      };
+      const env = directory.env;
+      const members = env.MEMBERS;
+      const counted: DurableObjectNamespace = Object.create(members, {
+        idFromName: { value: (name: string) => members.idFromName(name) },
+        get: {
+          value: (id: DurableObjectId) => {
+            const stub = members.get(id) as unknown as { setScope(change: MemberScopeChange): Promise<unknown> };
+            return new Proxy(stub, {
+              get: (target, key) => {
+                if (key !== 'setScope') return (target as any)[key];
+                return (change: MemberScopeChange) => {
+                  if (!ours(change)) return target.setScope(change);
+                  gate.issued++;
+                  gate.maxInFlight = Math.max(gate.maxInFlight, ++gate.inFlight);
+                  return target.setScope(change).finally(() => gate.inFlight--);
+                };
+              },
+            });
+          },
+        },
+      });
+      directory.env = Object.create(env, { MEMBERS: { value: counted } });
+      restores.push(() => {
+        proto.setScope = originalSetScope;
+        directory.env = env;
+      });
+    });
+    return { gate, release, restore: () => restores.forEach((undo) => undo()) };
+  }
+
+  const until = (what: string, done: () => boolean) => waitFor(async () => done(), Boolean, 10_000, 5).catch(() => {
+    throw new Error(`not reached: ${what}`);
+  });
+
+  it('two changes of one member, the first answered last by the member\'s object: run one after another, the admin\'s list ends as the object', async () => {
     const m = await member('scope-race');
+    const [first, second] = ['race-model-a', 'race-model-b'];
+    const { gate, release, restore } = await holdFirstAnswer(m.id, [first, second]);
+    let answers: { status: number }[];
+    try {
+      const a = admin('PUT', `/admin/members/${m.id}/scope`, { models: [first] });
+      await until('the first change reached the member\'s object', () => gate.arrived === 1);
+      const b = admin('PUT', `/admin/members/${m.id}/scope`, { models: [second] });
+      await until('the directory took in the second change', () => gate.entered === 2);
+      // Sent on at once (no waiting for the first): let it reach the member's object before the first answers.
+      if (gate.issued === 2) await until('the second change reached the member\'s object', () => gate.arrived === 2);
+      release();
+      answers = await Promise.all([a, b]);
+    } finally {
+      release();
+      restore();
+    }
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    // The member's object applied the two in the order sent; the admin's list says the same.
+    const [stored] = await memberRows<{ models: string }>(m, 'SELECT models FROM member_scope');
+    expect(JSON.parse(stored!.models)).toEqual([second]);
+    const listed = (await admin('GET', '/admin/members')).body.members.find((x: any) => x.id === m.id);
+    expect(listed.scope.models, 'the admin\'s list').toEqual([second]);
+    expect(gate.maxInFlight, 'changes of one member in flight to its object at once').toBe(1);
+  });
+
+  // A smoke test of many changes: it passes with or without one-at-a-time changes (their answers come back in order here); the test above forces the race.
+  it('many changes of one member\'s scope at once are all answered, and the admin\'s list ends with the scope the member\'s object enforces', async () => {
+    const m = await member('scope-many');
     const changes = await Promise.all(Array.from({ length: 8 }, (_, i) => admin('PUT', `/admin/members/${m.id}/scope`, { models: [`model-${i}`] })));
     expect(changes.every((r) => r.status === 200)).toBe(true);
     const [stored] = await memberRows<{ models: string }>(m, 'SELECT models FROM member_scope');
