@@ -55,6 +55,18 @@ describe('check', () => {
     if (!result.ok) expect(result.problem).toEqual({ field: 'request', message: 'request: must be a JSON object' });
   });
 
+  it('clips the value a schema of valibot\'s own message repeats (found by fuzzing PUT /proxy/groups/{id}/sharing)', () => {
+    const long = 'x'.repeat(16_000);
+    const result = check(v.object({ members: v.record(v.string(), v.string()) }), { members: long });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problem.field).toBe('members');
+    expect(result.problem.message).toMatch(/^members: Invalid type: Expected Object but received "x{63}… \(16002 characters\)$/);
+    // A short value is repeated as it is.
+    const short = check(v.object({ members: v.record(v.string(), v.string()) }), { members: 'abc' });
+    if (!short.ok) expect(short.problem.message).toBe('members: Invalid type: Expected Object but received "abc"');
+  });
+
   it('still lets array schemas take arrays', () => {
     expect(check(v.array(v.number()), [1, 2])).toEqual({ ok: true, value: [1, 2] });
   });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { clip } from './request-body';
+import { clip, ECHO_MAX } from './request-body';
 
 /** A rejected input: the field it concerns (dotted path, `[i]` for list items) and why. */
 export interface FieldProblem {
@@ -34,7 +34,9 @@ export function check<S extends v.GenericSchema>(schema: S, input: unknown, root
   const issue = result.issues[0];
   // Clipped: an unknown key is the caller's text and may be megabytes long.
   const field = clip(issuePath(issue) || root);
-  return { ok: false, problem: { field, message: `${field}: ${issue.message}` } };
+  // valibot's own messages (a schema without one of ours) repeat the value received whole: clipped too.
+  const message = issue.received.length > ECHO_MAX && issue.message.includes(issue.received) ? issue.message.replace(issue.received, clip(issue.received)) : issue.message;
+  return { ok: false, problem: { field, message: `${field}: ${message}` } };
 }
 
 /**

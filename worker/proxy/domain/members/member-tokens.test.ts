@@ -127,6 +127,16 @@ describe('DELETE /proxy/tokens/:id', () => {
     expect((await call(anaLaptop, 'DELETE', `/proxy/tokens/${anaLaptop.tokenId}`)).status).toBe(204);
     expect((await me(anaLaptop)).status).toBe(401);
   });
+
+  it('an unknown token id ending in a full stop is named in one sentence, with param tokenId, by the member\'s route and the admin\'s (found by fuzzing)', async () => {
+    const m = await member('dots');
+    for (const id of ['5&z.', 'x..', '...']) {
+      const own = await call(m, 'DELETE', `/proxy/tokens/${encodeURIComponent(id)}`);
+      expect([own.status, own.body.error.code, own.body.error.param, own.body.error.message]).toEqual([404, 'token_not_found', 'tokenId', `No token ${id} exists for you.`]);
+      const theirs = await admin('DELETE', `/admin/members/${m.id}/tokens/${encodeURIComponent(id)}`);
+      expect([theirs.status, theirs.body.error.code, theirs.body.error.param, theirs.body.error.message]).toEqual([404, 'token_not_found', 'tokenId', `No token ${id} of this member exists.`]);
+    }
+  });
 });
 
 describe('the admin', () => {

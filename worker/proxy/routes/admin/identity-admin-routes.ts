@@ -74,7 +74,7 @@ identityAdmin.delete('/members/:id/tokens/:tokenId', describeRoute({
   const { id, tokenId } = c.req.param();
   const deleted = (await directoryObject(c.env).exists(id)) ? await memberObject(c.env, id).adminDeleteToken(tokenId) : null;
   if (deleted === null) return memberNotFound(c, id);
-  if (!deleted) return contextError(c)(404, 'token_not_found', `The member has no token ${clip(tokenId)}.`);
+  if (!deleted) return contextError(c)(404, 'token_not_found', `No token ${clip(tokenId)} of this member exists.`, 'tokenId');
   await ledgerObject(c.env).audit(c.get('actor'), 'token.revoke', id, { token: tokenId });
   return c.body(null, 204);
 });

@@ -53,7 +53,7 @@ tokenRoutes.delete('/tokens/:tokenId', describeRoute({
   const tokenId = c.req.param('tokenId');
   const deleted = await state.deleteToken(tokenHash, tokenId);
   if (deleted === null) return toResponse(proxyUnauthorized());
-  if (!deleted) return memberError(404, 'token_not_found', `You have no token ${clip(tokenId)}.`, 'tokenId');
+  if (!deleted) return memberError(404, 'token_not_found', `No token ${clip(tokenId)} exists for you.`, 'tokenId');
   await ledgerObject(c.env).audit(id, 'token.revoke', id, { token: tokenId });
   return c.body(null, 204);
 });
