@@ -91,7 +91,7 @@ export interface FuzzRoute<T> {
   namesField?: (answer: FuzzAnswer) => boolean;
   /** More checks of one answer: a problem, or null. */
   check?: (input: T, answer: FuzzAnswer) => string | null;
-  /** false for routes that answer HTML (the JSON and message checks are skipped). Default true: every answer is JSON except media (image/, video/, audio/) with a 2xx. */
+  /** false for routes that answer HTML (the JSON and message checks are skipped). Default true: every answer is JSON except media (image/, video/, audio/) with a 2xx, and a 3xx with a Location. */
   json?: boolean;
   /** Largest rejection answer in bytes (echoes of caller input are clipped). Default 2048. */
   maxRejectionBytes?: number;
@@ -258,9 +258,10 @@ export async function fuzzRoute<T>(report: FuzzReport, route: FuzzRoute<T>): Pro
         stats.fiveXX++;
         violate(input, `HTTP ${answer.status}: ${answer.text.slice(0, 300)}`);
       }
-      // Media a route serves (images, video) is not JSON; every other answer is, errors always.
+      // Media a route serves (images, video) is not JSON, nor is a redirect (member sign-in's 302); every other answer is, errors always.
       const media = answer.status < 300 && /^(image|video|audio)\//.test(answer.headers.get('content-type') ?? '');
-      if (expectJson && answer.json === undefined && answer.status !== 204 && !media) violate(input, `HTTP ${answer.status} is not JSON: ${answer.text.slice(0, 200)}`);
+      const redirect = answer.status >= 300 && answer.status < 400 && answer.headers.has('location');
+      if (expectJson && answer.json === undefined && answer.status !== 204 && !media && !redirect) violate(input, `HTTP ${answer.status} is not JSON: ${answer.text.slice(0, 200)}`);
       if (expectJson && rejected && answer.json !== undefined) {
         const message = messageOf(answer.json);
         if (!message) violate(input, `HTTP ${answer.status} rejection without a message: ${answer.text.slice(0, 200)}`);
