@@ -1,6 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   assetSourceInputSchema,
   galleryPublishSchema,
@@ -30,6 +30,7 @@ import {
 } from '../../test/support/fuzz';
 import app from './index';
 import type { ProxyEnv } from './infra/settings/proxy-env';
+import { documentedApp } from './routes/openapi/openapi-document';
 import { adminHeaders, appFetch, mediaUrl, proxyEnv, recordSeen, sandbox, type Member } from './testing/proxy-test-client';
 import { asset, count, group, member } from './testing/proxy-test-steps';
 
@@ -127,6 +128,8 @@ interface RouteOptions {
   state?: () => Promise<unknown>;
   /** The route issues a member token on success. */
   issues?: boolean;
+  /** false for answers that are not JSON (a page, a HEAD). */
+  json?: boolean;
 }
 
 async function run<T>(name: string, cases: fc.Arbitrary<T>, send: (input: T) => Promise<Response>, o: RouteOptions = {}) {
@@ -140,7 +143,7 @@ async function run<T>(name: string, cases: fc.Arbitrary<T>, send: (input: T) => 
     return { calls: after - reads, state };
   };
   const upstream = o.state ? withState : calls;
-  assertNoViolations(await fuzzRoute(report, { name, cases, send, upstream, check: (_input, answer) => leak(answer, o.issues ?? false) }));
+  assertNoViolations(await fuzzRoute(report, { name, cases, send, upstream, json: o.json, check: (_input, answer) => leak(answer, o.issues ?? false) }));
 }
 
 /** A real id or a hostile one. */
@@ -149,6 +152,9 @@ const path = (id: string) => encodeParam(id);
 const body = (schema: unknown) => hostileBody({ fields: schemaFields(schema) });
 /** Hostile headers over the member's own token (a hostile Authorization replaces it). */
 const memberHeaders = (who: () => Member) => fc.tuple(fc.boolean(), hostileHeaders(['Authorization', 'Accept', 'Origin', 'Content-Type'])).map(([own, h]) => ({ ...(own ? bearer(who()) : {}), ...h }));
+
+/** The GET routes whose only input is headers (a member's, the admin's, or none). */
+const GETS = ['/healthz', '/openapi.json', '/proxy/me', '/proxy/capabilities', '/proxy/consents', '/proxy/usage', '/proxy/uploads', '/proxy/shared', '/proxy/team', '/proxy/gallery', '/admin/members', '/admin/budgets', '/admin/prices', '/admin/budget', '/admin/audit'];
 
 describe('fuzz: member identity', () => {
   it('PUT /admin/members/{id}/scope: hostile bodies and ids', { timeout }, async () => {
@@ -284,11 +290,95 @@ describe('fuzz: sources, sharing, gallery, transfers, quotes', () => {
   });
 
   it('the other member and admin GET routes: hostile headers', { timeout }, async () => {
-    const member = ['/proxy/me', '/proxy/capabilities', '/proxy/consents', '/proxy/usage', '/proxy/uploads', '/proxy/shared', '/proxy/team', '/proxy/gallery'];
-    const admin = ['/admin/members', '/admin/budgets', '/admin/prices', '/admin/budget', '/admin/audit'];
-    const cases = fc.tuple(fc.constantFrom(...member, ...admin), fc.boolean(), hostileHeaders(['Authorization', 'Accept', 'Origin', 'If-None-Match']));
+    const cases = fc.tuple(fc.constantFrom(...GETS), fc.boolean(), hostileHeaders(['Authorization', 'Accept', 'Origin', 'If-None-Match']));
     await run('GET /proxy/*, /admin/* <hostile headers>', cases, ([route, own, h]) =>
       appFetch(route, { headers: { ...(own ? (route.startsWith('/admin') ? adminHeaders() : bearer()) : {}), ...h } }),
     );
+  });
+});
+
+/**
+ * Every route the app serves, and the fuzz test that sends it hostile input: this file's, or
+ * fuzz.test.ts's (the library, video, uploads, budgets, prices, reports, console sign-in).
+ */
+const FUZZED: Record<string, string> = {
+  'POST /api/v3': 'fuzz.test.ts',
+  'GET /v1/models': 'fuzz.test.ts',
+  'POST /v1/video/generations': 'fuzz.test.ts',
+  'GET /v1/video/generations/:id': 'fuzz.test.ts',
+  'POST /proxy/consents': 'fuzz.test.ts',
+  'GET /proxy/usage': 'fuzz.test.ts',
+  'POST /proxy/uploads': 'fuzz.test.ts',
+  'DELETE /proxy/uploads/:id': 'fuzz.test.ts',
+  'DELETE /proxy/outputs/:taskId': 'fuzz.test.ts',
+  'GET /media/:id': 'fuzz.test.ts',
+  'POST /admin/members': 'fuzz.test.ts',
+  'DELETE /admin/members/:id': 'fuzz.test.ts',
+  'POST /admin/members/:id/token': 'fuzz.test.ts',
+  'PUT /admin/prices': 'fuzz.test.ts',
+  'PUT /admin/budget': 'fuzz.test.ts',
+  'PUT /admin/members/:id/budget': 'fuzz.test.ts',
+  'GET /admin/usage': 'fuzz.test.ts',
+  'GET /admin/tasks': 'fuzz.test.ts',
+  'GET /admin/audit': 'fuzz.test.ts',
+  'PUT /admin/members/:id/scope': 'member identity',
+  'PUT /admin/members/:id/email': 'member identity',
+  'GET /admin/members/:id/tokens': 'member identity',
+  'DELETE /admin/members/:id/tokens/:tokenId': 'member identity',
+  'POST /proxy/tokens': 'member identity',
+  'GET /proxy/tokens': 'member identity',
+  'DELETE /proxy/tokens/:tokenId': 'member identity',
+  'GET /connect/methods': 'member identity',
+  'GET /connect/access': 'member identity',
+  'PUT /proxy/webhook': 'webhooks',
+  'GET /proxy/webhook': 'webhooks',
+  'DELETE /proxy/webhook': 'webhooks',
+  'POST /proxy/webhook/secret': 'webhooks',
+  'GET /proxy/webhook/deliveries': 'webhooks',
+  'PUT /admin/webhook': 'webhooks',
+  'GET /admin/webhook': 'webhooks',
+  'DELETE /admin/webhook': 'webhooks',
+  'POST /admin/webhook/secret': 'webhooks',
+  'GET /admin/webhook/deliveries': 'webhooks',
+  'PUT /proxy/assets/:assetId/source': 'sources',
+  'POST /proxy/sources': 'sources',
+  'GET /proxy/groups/:groupId/sharing': 'sharing',
+  'PUT /proxy/groups/:groupId/sharing': 'sharing',
+  'POST /proxy/gallery': 'gallery',
+  'DELETE /proxy/gallery/:taskId': 'gallery',
+  'DELETE /admin/gallery/:taskId': 'gallery',
+  'GET /admin/members/:id/groups': 'transfers',
+  'POST /admin/members/:id/transfer': 'transfers',
+  'POST /proxy/quote': 'quotes',
+  'GET /admin/members/:id/budget': 'the rest',
+  'DELETE /admin/prices': 'the rest',
+  'GET /connect': 'the rest',
+  'HEAD /media/:id': 'the rest',
+  ...Object.fromEntries(GETS.map((route) => [`GET ${route}`, 'other GETs'])),
+};
+
+describe('fuzz: the rest', () => {
+  it('GET /admin/members/{id}/budget: hostile ids; DELETE /admin/prices: hostile headers', { timeout }, async () => {
+    const headers = fc.tuple(fc.boolean(), hostileHeaders(['Authorization', 'Accept', 'Cookie'])).map(([admin, h]) => ({ ...(admin ? adminHeaders() : {}), ...h }));
+    await run('GET /admin/members/{id}/budget, DELETE /admin/prices', fc.oneof(idOr(() => m.id), headers), (input) =>
+      typeof input === 'string'
+        ? appFetch(`/admin/members/${path(input)}/budget`, { headers: adminHeaders() })
+        : appFetch('/admin/prices', { method: 'DELETE', headers: input }),
+    );
+  });
+
+  it('GET /connect (a page) and HEAD /media/{id} (no body): hostile query strings, headers and ids', { timeout }, async () => {
+    const page = fc.tuple(hostileQuery(['lang'], { lang: ['en', 'zh-CN'] }), hostileHeaders(['Accept-Language', 'Cookie'])).map(([q, h]) => ({ page: `/connect?${q}`, h }));
+    const head = fc.tuple(hostileParam([`u-${'m'.padEnd(17, '0')}-abc`]), hostileQuery(['expires', 'sig'], { expires: ['2000000000'], sig: ['0'.repeat(64)] })).map(([id, q]) => ({ page: `/media/${path(id)}?${q}`, h: {} }));
+    await run('GET /connect, HEAD /media/{id}', fc.oneof(page, head), ({ page: p, h }) => appFetch(p, { method: p.startsWith('/media') ? 'HEAD' : 'GET', headers: h }), { json: false });
+  });
+});
+
+describe('fuzz: coverage', () => {
+  it('every route the app serves outside the console is fuzzed', () => {
+    const served = documentedApp()!
+      .routes.filter((r) => r.method !== 'ALL' && !r.path.includes('*') && !r.path.startsWith('/console'))
+      .map((r) => `${r.method} ${r.path}`);
+    expect([...new Set(served)].filter((route) => !FUZZED[route]).sort()).toEqual([]);
   });
 });
