@@ -72,6 +72,9 @@ export default defineConfig({
                 UPSTREAM_TIMEOUT_MS: '1500',
                 // Tasks are followed every second, so that they end within a test's patience.
                 TRACK_INTERVAL_SECONDS: '1',
+                // Followed assets are listed only when a test makes it due (runAssetChecks), so that no
+                // background ListAssets of an earlier test lands in another's count of upstream calls.
+                ASSET_CHECK_SECONDS: '86400',
                 // Budget alerts go to the media fixture server, which keeps them for the tests to read.
                 ALERT_WEBHOOK_URL: `${inject('mediaBaseUrl')}/hooks/alerts`,
                 // Cloudflare Access with the media fixture server as the team domain (its /cdn-cgi/access/certs).

@@ -32,3 +32,5 @@ export * from './gateway/admin-answers';
 export * from './team-library';
 export * from './webhooks';
 export * from './provenance';
+export * from './asset-ids';
+export * from './asset-status';

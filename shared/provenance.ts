@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { ASSET_BATCH_MAX, assetIdBatchSchema } from './asset-ids';
 import { strictObjectMessage } from './validation';
 
 /**
@@ -15,7 +16,7 @@ export type SourceHow = (typeof SOURCE_HOWS)[number];
 export const SOURCE_URL_MAX = 2048;
 export const SOURCE_TITLE_MAX = 300;
 /** `POST /proxy/sources`: at most this many ids a call. */
-export const SOURCE_BATCH_MAX = 100;
+export const SOURCE_BATCH_MAX = ASSET_BATCH_MAX;
 
 /**
  * Dropped from a source's URL and title before they are stored: control characters, and the
@@ -95,19 +96,8 @@ export type AssetSource = v.InferOutput<typeof assetSourceSchema>;
 export const assetSourceAnswerSchema = v.object({ assetId: v.string(), source: assetSourceSchema });
 export type AssetSourceAnswer = v.InferOutput<typeof assetSourceAnswerSchema>;
 
-const assetId = v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(128, 'must be at most 128 characters'));
-
 /** `POST /proxy/sources`: the sources of up to 100 assets at once (repeats are answered once). */
-export const sourceLookupSchema = v.strictObject(
-  {
-    ids: v.pipe(
-      v.array(assetId, 'must be an array of asset ids'),
-      v.nonEmpty('must name at least one id'),
-      v.maxLength(SOURCE_BATCH_MAX, `must name at most ${SOURCE_BATCH_MAX} ids`),
-    ),
-  },
-  strictObjectMessage('is not a field of this call'),
-);
+export const sourceLookupSchema = assetIdBatchSchema;
 export type SourceLookup = v.InferInput<typeof sourceLookupSchema>;
 
 /**

@@ -133,3 +133,68 @@ describe('pollAssets', () => {
     expect(await record('a')).toMatchObject({ status: 'Processing' });
   });
 });
+
+describe('pollAssets with a proxy that follows the assets itself', () => {
+  beforeEach(() => {
+    proxy.followed = new Set();
+  });
+
+  it('reads how followed assets stand from the proxy alone: no call to the service', async () => {
+    await fiveInThreeGroups();
+    for (const id of ['a', 'b', 'c', 'd', 'e']) proxy.followed!.add(`asset-${id}`);
+    proxy.setStatus('asset-a', 'Active');
+    proxy.setStatus('asset-d', 'Failed', 'The URL could not be downloaded (HTTP 404).');
+    const result = await pollAssets(client, NOW);
+    expect(result.pending).toBe(3);
+    expect(result.changed.map((r) => [r.localId, r.status, r.error])).toEqual([
+      ['a', 'Active', undefined],
+      ['d', 'Failed', 'The URL could not be downloaded (HTTP 404).'],
+    ]);
+    expect(proxy.calls, 'no library call').toEqual([]);
+    expect(proxy.statusCalls.map((c) => [...c.body.ids].sort())).toEqual([['asset-a', 'asset-b', 'asset-c', 'asset-d', 'asset-e']]);
+    expect(await record('a')).toMatchObject({ status: 'Active', updatedAt: NOW });
+    expect(await record('b')).toMatchObject({ status: 'Processing' });
+  });
+
+  it('asks the service only for the assets the proxy does not follow', async () => {
+    await fiveInThreeGroups();
+    proxy.followed!.add('asset-a').add('asset-b');
+    proxy.setStatus('asset-a', 'Active');
+    proxy.setStatus('asset-c', 'Active');
+    const result = await pollAssets(client, NOW);
+    expect(result.changed.map((r) => r.localId).sort()).toEqual(['a', 'c']);
+    expect(result.pending).toBe(3);
+    // The library is listed for c, d, e only: their groups, not g1's followed pair.
+    const lists = proxy.callsOf('ListAssets');
+    expect(lists.map((c) => [...c.body.Filter.GroupIds].sort())).toEqual([['g2', 'g3'], ['g2']]);
+  });
+
+  it('sends at most 100 ids a call', async () => {
+    for (let i = 0; i < 230; i++) {
+      await processing(`p${i}`, 'g1');
+      proxy.followed!.add(`asset-p${i}`);
+    }
+    expect(await pollAssets(client, NOW)).toEqual({ changed: [], pending: 230 });
+    expect(proxy.statusCalls.map((c) => c.body.ids.length)).toEqual([100, 100, 30]);
+    expect(proxy.calls).toEqual([]);
+  });
+
+  it('a proxy without the route (404): the extension polls the service for every asset, as before', async () => {
+    proxy.followed = null;
+    await processing('a', 'g1');
+    proxy.setStatus('asset-a', 'Active');
+    const result = await pollAssets(client, NOW);
+    expect(result.changed.map((r) => r.localId)).toEqual(['a']);
+    expect(proxy.statusCalls).toHaveLength(1);
+    expect(proxy.actions()).toEqual(['ListAssets', 'ListAssets']);
+  });
+
+  it('a failing status call changes nothing and is reported', async () => {
+    await processing('a', 'g1');
+    proxy.followed!.add('asset-a');
+    proxy.setStatus('asset-a', 'Active');
+    proxy.failNext('/proxy/assets/statuses', { kind: 'network' });
+    await expect(pollAssets(client, NOW)).rejects.toBeInstanceOf(ApiError);
+    expect(await record('a')).toMatchObject({ status: 'Processing' });
+  });
+});

@@ -1,5 +1,6 @@
 import type { AssetListItem } from '@@/shared';
 import { isGone } from '@/lib/proxy/api-failure';
+import { followedStatuses } from '@/lib/proxy/asset-status-client';
 import { listAssetsOfGroups } from '@/lib/proxy/list-all-pages';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
 import { assetStore } from '@/lib/storage/asset-store';
@@ -29,18 +30,39 @@ async function lookUpMissing(client: ProxyClient, assetId: string): Promise<Asse
 }
 
 /**
- * Brings every Processing asset up to date with list calls only, never one GetAsset per asset:
- * first the assets still Processing in those groups; those missing from it changed, and one more
- * list of Active and Failed assets (most recently updated first) tells how they ended.
+ * Brings every Processing asset up to date. The proxy follows the assets created through it on its
+ * own (docs/proxy-api.md): one `POST /proxy/assets/statuses` per 100 assets reads how those stand,
+ * from the proxy's storage. Only the assets it does not follow (created before it followed, or
+ * through a proxy without the route) are asked of the service, with list calls only (pollLibrary).
  */
 export async function pollAssets(client: ProxyClient, now = Date.now()): Promise<AssetPollResult> {
   const processing = (await assetStore.withStatus('Processing')).filter((a) => a.assetId);
   if (!processing.length) return { changed: [], pending: 0 };
+  const followed = await followedStatuses(client, processing.map((a) => a.assetId!));
+  const changed: AssetRecord[] = [];
+  for (const record of processing) {
+    const known = followed.get(record.assetId!);
+    if (!known || known.status === 'Processing') continue;
+    const next: AssetRecord = { ...record, status: known.status, error: known.error?.message, updatedAt: now };
+    await assetStore.put(next);
+    changed.push(next);
+  }
+  const own = await pollLibrary(client, processing.filter((a) => !followed.has(a.assetId!)), now);
+  return { changed: [...changed, ...own], pending: processing.length - changed.length - own.length };
+}
+
+/**
+ * The assets the proxy does not follow, from the service, with list calls only, never one GetAsset
+ * per asset: first the assets still Processing in those groups; those missing from it changed, and
+ * one more list of Active and Failed assets (most recently updated first) tells how they ended.
+ */
+async function pollLibrary(client: ProxyClient, processing: AssetRecord[], now: number): Promise<AssetRecord[]> {
+  if (!processing.length) return [];
   const groupsOf = (records: AssetRecord[]) => [...new Set(records.map((a) => a.groupId))];
 
   const still = new Set((await listAssetsOfGroups(client, groupsOf(processing), { Filter: { Statuses: ['Processing'] }, ...RECENT_FIRST })).items.map((a) => a.Id));
   const moved = processing.filter((a) => !still.has(a.assetId!));
-  if (!moved.length) return { changed: [], pending: processing.length };
+  if (!moved.length) return [];
 
   const wanted = new Set(moved.map((a) => a.assetId!));
   const found = new Map(
@@ -63,5 +85,5 @@ export async function pollAssets(client: ProxyClient, now = Date.now()): Promise
     await assetStore.put(next);
     changed.push(next);
   }
-  return { changed, pending: processing.length - changed.length };
+  return changed;
 }

@@ -79,6 +79,13 @@ export class FakeProxy {
   uploadTtlSeconds = 86_400;
   /** The team library's routes: sharing, shared groups, the team, the gallery. */
   readonly team = new FakeTeam();
+  /**
+   * Asset ids the proxy follows (`POST /proxy/assets/statuses` answers them from the fake library);
+   * null: a proxy from before it followed assets (the route is 404). Creates add to it.
+   */
+  followed: Set<string> | null = null;
+  /** The calls of `POST /proxy/assets/statuses` (not in `calls`). */
+  readonly statusCalls: ProxyCall[] = [];
   #faults: { action: string; fault: Fault }[] = [];
   #hidden = new Set<string>();
   #seq = 0;
@@ -158,6 +165,7 @@ export class FakeProxy {
     };
     // The source routes (provenance) are kept apart: they follow a create and are not the library's operations.
     if (/^\/proxy\/(assets\/[^/]+\/source|sources)$/.test(action)) this.sourceCalls.push(call);
+    else if (action === '/proxy/assets/statuses') this.statusCalls.push(call);
     else this.calls.push(call);
 
     const index = this.#faults.findIndex((f) => f.action === action);
@@ -220,6 +228,19 @@ export class FakeProxy {
     return null;
   }
 
+  #statuses(call: ProxyCall): Response {
+    const followed = this.followed;
+    if (!followed) return json(404, { error: { code: 'not_found', message: 'No route POST /proxy/assets/statuses.', type: 'invalid_request_error' } });
+    const ids = [...new Set((call.body as { ids: string[] }).ids)];
+    const assets = ids.flatMap((id) => {
+      const a = this.assets.get(id);
+      if (!a || !followed.has(id)) return [];
+      const ended = a.Status !== 'Processing';
+      return [{ id, status: a.Status, error: a.Status === 'Failed' ? { code: a.Error.Code, message: a.Error.Message } : null, endedAt: ended ? new Date(0).toISOString() : null }];
+    });
+    return json(200, { assets });
+  }
+
   #answer(call: ProxyCall): Response {
     const { action, body } = call;
     if (action === '/proxy/uploads') return this.#uploads(call, call.contentType ?? null);
@@ -229,6 +250,7 @@ export class FakeProxy {
     if (action === '/proxy/quote') return this.#quote(body);
     const source = this.#sources(call);
     if (source) return source;
+    if (action === '/proxy/assets/statuses') return this.#statuses(call);
     const team = this.team.answer(call.method, new URL(call.path, PROXY_URL), body, { groups: this.groups, tasks: this.tasks });
     if (team) return team;
     if (action === 'getVideo') {
@@ -247,6 +269,7 @@ export class FakeProxy {
         return this.#create(call, () => {
           const Id = `asset-${++this.#ids}`;
           this.seedAsset({ Id, GroupId: body.GroupId, Name: body.Name, URL: body.URL, AssetType: body.AssetType });
+          this.followed?.add(Id);
           return Id;
         });
       }

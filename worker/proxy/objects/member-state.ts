@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import { type MemberProfile, type MemberScope, type MemberScopeChange, type TokenInfo, type UsageView } from '../../../shared';
+import { type FollowedAsset, type MemberProfile, type MemberScope, type MemberScopeChange, type TokenInfo, type UsageView } from '../../../shared';
 import type { ProxyResponse } from '../infra/http/responses';
 import { handleLibrary, type LibraryCall } from '../domain/library/library-handler';
 import * as video from '../domain/video/video-handler';
@@ -14,7 +14,7 @@ import { hashToken, newToken } from '../domain/members/token';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
 import { auditPort, ledgerPort, rosterPort, sourceHolderPort, teamLibraryPort, teamWebhookPort } from './object-stubs';
 import { WebhookOutbox, type HandedEvent } from '../domain/webhooks/webhook-outbox';
-import { AssetFollower, ASSET_EVENTS } from '../domain/webhooks/asset-follower';
+import { AssetFollower, ASSET_EVENTS } from '../domain/tracking/asset-follower';
 import { answerWebhookCall, type WebhookCall } from '../domain/webhooks/webhook-calls';
 import { TaskTracker } from '../domain/tracking/task-tracker';
 import { CreatesInFlight } from '../domain/video/creates-in-flight';
@@ -333,6 +333,11 @@ export class MemberState extends DurableObject<ProxyEnv> {
   sources(tokenHash: string, call: SourceCall): Promise<ProxyResponse> | null {
     const m = this.#member(tokenHash);
     return m ? handleSources(m, { holder: (owner) => sourceHolderPort(this.env, owner) }, call) : null;
+  }
+
+  /** How the assets this member created through the proxy stand (`POST /proxy/assets/statuses`): followed ones only. */
+  assetStatuses(tokenHash: string, ids: string[]): FollowedAsset[] | null {
+    return this.#member(tokenHash) ? this.#assets.statuses(ids) : null;
   }
 
   /** Sources of this member's assets, for another member's object that checked the reader may see them. */

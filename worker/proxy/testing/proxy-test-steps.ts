@@ -115,6 +115,19 @@ export async function runTracking(m: Member | string): Promise<void> {
   });
 }
 
+/**
+ * Makes the member's listing of followed assets due and runs the object's alarm, as it would run by
+ * itself ASSET_CHECK_SECONDS after a create: the proxy tests set that to a day, so that followed
+ * assets are listed only when a test asks.
+ */
+export async function runAssetChecks(m: Member | string): Promise<void> {
+  const stub = memberObject(proxyEnv, typeof m === 'string' ? m : m.id);
+  await runInDurableObject(stub, async (instance, state) => {
+    state.storage.sql.exec('UPDATE asset_watch SET next_at = 1 WHERE next_at IS NOT NULL');
+    await instance.alarm();
+  });
+}
+
 /** Moves the sandbox's clock forward (tasks and assets progress with it). */
 export async function advanceSandbox(seconds: number): Promise<void> {
   const r = await fetch(`${sandboxUrl}/sandbox/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advanceSeconds: seconds }) });

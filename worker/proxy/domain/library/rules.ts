@@ -55,7 +55,10 @@ export const RULES: { [A in Action]: Rule<A> } = {
   },
   DeleteAssetGroup: {
     before: mustOwn('DeleteAssetGroup', 'group', 'Group', (p) => p.Id),
-    after: (m, p) => groupDeleted(m, p.Id),
+    after: (m, p) => {
+      m.assets.forgetGroup(p.Id);
+      return groupDeleted(m, p.Id);
+    },
   },
   CreateAsset: {
     before: mayGroup('CreateAsset', 'editor', (p) => p.GroupId),
@@ -70,7 +73,10 @@ export const RULES: { [A in Action]: Rule<A> } = {
   UpdateAsset: { before: mayAsset('UpdateAsset', 'editor', (p) => p.Id) },
   DeleteAsset: {
     before: mayAsset('DeleteAsset', 'editor', (p) => p.Id),
-    after: (m, p) => assetDeleted(m, p.Id),
+    after: (m, p) => {
+      m.assets.forget(p.Id);
+      return assetDeleted(m, p.Id);
+    },
   },
   ListAssets: {
     before: scopeToGroups('ListAssets'),

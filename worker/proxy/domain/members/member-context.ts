@@ -4,7 +4,7 @@ import type { LedgerPort } from '../ledger/ledger-port';
 import type { TeamLibraryPort } from '../sharing/sharing-ports';
 import type { TaskTracker } from '../tracking/task-tracker';
 import type { CreatesInFlight } from '../video/creates-in-flight';
-import type { AssetFollower } from '../webhooks/asset-follower';
+import type { AssetFollower } from '../tracking/asset-follower';
 
 /** What request handling inside a member's object needs; the object builds it (objects/member-state.ts). */
 export interface MemberContext {

@@ -50,6 +50,7 @@ const ROUTES: Route[] = [
   { method: 'GET', route: '/proxy/shared', path: '/proxy/shared' },
   { method: 'PUT', route: '/proxy/assets/:assetId/source', path: '/proxy/assets/asset-none/source', body: { pageUrl: null, pageTitle: null, capturedAt: '2026-11-26T09:30:00Z', how: 'file' } },
   { method: 'POST', route: '/proxy/sources', path: '/proxy/sources', body: { ids: ['asset-none'] } },
+  { method: 'POST', route: '/proxy/assets/statuses', path: '/proxy/assets/statuses', body: { ids: ['asset-none'] } },
   { method: 'GET', route: '/proxy/team', path: '/proxy/team' },
   { method: 'POST', route: '/proxy/gallery', path: '/proxy/gallery', body: { taskId: 'task-none' } },
   { method: 'GET', route: '/proxy/gallery', path: '/proxy/gallery' },

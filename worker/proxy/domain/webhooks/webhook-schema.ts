@@ -35,19 +35,3 @@ CREATE TABLE IF NOT EXISTS webhook_attempts (
   at INTEGER NOT NULL,
   next_retry_at INTEGER);
 `;
-
-/**
- * Assets a member created through the proxy, followed to Active or Failed on the object's alarm
- * (domain/webhooks/asset-follower.ts), and when the one listing of them is next due.
- */
-export const FOLLOWED_ASSETS_SCHEMA = `
-CREATE TABLE IF NOT EXISTS followed_assets (
-  id TEXT PRIMARY KEY,
-  group_id TEXT NOT NULL,
-  owner TEXT,                  -- the member whose library holds it (the group's owner)
-  created_at INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS asset_watch (
-  id INTEGER PRIMARY KEY CHECK (id = 1),
-  next_at INTEGER,             -- the next listing; null: nothing followed
-  failures INTEGER NOT NULL DEFAULT 0);
-`;

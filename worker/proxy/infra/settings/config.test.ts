@@ -6,7 +6,7 @@ import app from '../../index';
 import { memberObject } from '../../objects/handles';
 import { ledgerPort, teamLibraryPort } from '../../objects/object-stubs';
 import { TaskTracker } from '../../domain/tracking/task-tracker';
-import { AssetFollower } from '../../domain/webhooks/asset-follower';
+import { AssetFollower } from '../../domain/tracking/asset-follower';
 import { CreatesInFlight } from '../../domain/video/creates-in-flight';
 import { handleLibrary } from '../../domain/library/library-handler';
 import type { MemberContext } from '../../domain/members/member-context';

@@ -15,6 +15,8 @@ export interface ProxySettings {
   UPSTREAM_TIMEOUT_MS?: string;
   /** Seconds between the proxy's queries of one task it follows (default 15; docs/budgets.md). */
   TRACK_INTERVAL_SECONDS?: string;
+  /** How often the proxy lists the assets it follows (default 5). */
+  ASSET_CHECK_SECONDS?: string;
   /** Where budget alerts are POSTed as JSON with a `text` field (chat webhooks render it); none: not sent. */
   ALERT_WEBHOOK_URL?: string;
   /** The HMAC secret of signed media addresses (/media/...). */
@@ -51,6 +53,15 @@ export const upstreamTimeoutMs = (env: ProxySettings): number => {
 export const trackIntervalMs = (env: ProxySettings): number => {
   const n = Number(env.TRACK_INTERVAL_SECONDS);
   return Number.isFinite(n) && n >= 1 ? Math.min(n, 3600) * 1000 : 15_000;
+};
+
+/**
+ * ASSET_CHECK_SECONDS in milliseconds: at least a second, at most a day; 5 s when unset. An asset is
+ * usually ready within seconds and a member waits for it in the popup, hence shorter than tasks'.
+ */
+export const assetCheckMs = (env: ProxySettings): number => {
+  const n = Number(env.ASSET_CHECK_SECONDS);
+  return env.ASSET_CHECK_SECONDS && Number.isFinite(n) && n >= 1 ? Math.min(n, 86_400) * 1000 : 5_000;
 };
 
 /** MEDIA_URL_TTL_SECONDS: at least a minute, at most 7 days (the longest a signed address may live). */

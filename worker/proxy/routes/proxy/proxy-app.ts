@@ -7,6 +7,7 @@ import { uploadRoutes } from './upload-routes';
 import { galleryRoutes } from './gallery-routes';
 import { sharingRoutes } from './sharing-routes';
 import { sourceRoutes } from './source-routes';
+import { assetStatusRoutes } from './asset-status-routes';
 import { tokenRoutes } from './token-routes';
 import { memberAnswer } from '../middleware/member-auth';
 import { memberError } from '../answers';
@@ -25,6 +26,7 @@ proxyApp.route('/', memberRoutes);
 proxyApp.route('/', uploadRoutes);
 proxyApp.route('/', sharingRoutes);
 proxyApp.route('/', sourceRoutes);
+proxyApp.route('/', assetStatusRoutes);
 proxyApp.route('/', galleryRoutes);
 proxyApp.route('/', tokenRoutes);
 // The member's own webhook (docs/webhooks.md): kept and sent by the member's object.

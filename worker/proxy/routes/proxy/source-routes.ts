@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
-import { assetSourceAnswerSchema, assetSourceInputSchema, SOURCE_BATCH_MAX, sourceLookupAnswerSchema, sourceLookupSchema } from '../../../../shared';
+import { ASSET_ID_MAX, assetSourceAnswerSchema, assetSourceInputSchema, SOURCE_BATCH_MAX, sourceLookupAnswerSchema, sourceLookupSchema } from '../../../../shared';
 import type { SourceCall } from '../../domain/sharing/asset-sources';
 import { memberError } from '../answers';
 import { readJsonBody } from '../json-body';
@@ -10,8 +10,6 @@ import { proxyUnauthorized } from './proxy-auth';
 
 /** Where assets came from (docs/proxy-api.md#asset-sources): set by an asset's owner, read by whoever may see the asset. */
 export const sourceRoutes = new Hono<MemberEnv>();
-
-const ASSET_ID_MAX = 128;
 
 const sourceCall = async (c: { get: (k: 'member') => MemberEnv['Variables']['member'] }, call: SourceCall) => {
   const { state, tokenHash } = c.get('member');
