@@ -1,20 +1,20 @@
 /**
- * Builds the extension for the e2e tests (`wxt build -b <browser> --mv3`) into a private folder per
- * build, so that no other build (another test file, `npm start`) can change it under a running
- * browser.
+ * Builds the extension for the e2e tests (`wxt build -b <browser> --mv3`), once for the whole run:
+ * each test file runs in its own process, and a build takes half a minute, so builds are kept on
+ * disk under a hash of everything the build reads (the extension's and the shared sources,
+ * wxt.config.ts, tsconfig.json, package-lock.json) and the env: the first file to ask builds it, the
+ * next ones find it. A finished build is never written again (built beside it, then renamed into
+ * place), so a running browser cannot see it change; builds of other sources are removed after a day.
  *
- * - Chrome (the default): cached per test process and env (each file's build presets its own proxy
- *   URL). E2E_SKIP_BUILD=1 reuses `.output/chrome-mv3` if present.
- * - Firefox: one build serves the addons-linter (`firefox-lint.test.ts`) and the Firefox e2e tests
- *   (`firefox.test.ts`), which run in separate test processes. It is kept on disk under a hash of
- *   everything the build reads (the extension's and the shared sources, wxt.config.ts, tsconfig.json,
- *   package-lock.json) and the env: the first file to ask builds it, the next one finds it. A
- *   finished build is never written again (built beside it, then renamed into place), so a running
- *   browser cannot see it change; builds of other sources are removed after a day.
+ * Each Chrome test file presets its own proxy URL (WXT_DEFAULT_PROXY_URL, the options page's first
+ * value, on a port of its own). Rather than a build per file, one build carries a placeholder and
+ * each file gets a private copy with the placeholder replaced by its URL: the value is a string
+ * constant the options page shows, nothing else is derived from it at build time.
+ * E2E_SKIP_BUILD=1 reuses `.output/chrome-mv3` if present.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,8 +24,10 @@ export const EXTENSION_OUTPUT_DIR = join(REPO_ROOT, '.output', 'chrome-mv3');
 
 export type ExtensionBrowser = 'chrome' | 'firefox';
 
-/** Where the Firefox builds are kept, one folder per hash of their inputs. */
-const FIREFOX_CACHE = join(tmpdir(), 'arkbridge-e2e-firefox-builds');
+/** Where the builds are kept, one folder per hash of their inputs. */
+const BUILD_CACHE = join(tmpdir(), 'arkbridge-e2e-builds');
+/** Stands for the proxy URL in the shared Chrome build (see above). */
+const PROXY_URL_PLACEHOLDER = 'http://arkbridge-e2e-proxy-url.invalid';
 /** What the build reads besides node_modules (package-lock.json stands for it). */
 const BUILD_INPUTS = ['extension', 'shared', 'wxt.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json'];
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -39,7 +41,11 @@ export function buildExtension(env: Record<string, string> = {}, { browser = 'ch
   const key = JSON.stringify([browser, ...Object.entries(env).sort(([a], [b]) => a.localeCompare(b))]);
   let build = builds.get(key);
   if (!build) {
-    build = browser === 'firefox' ? cachedFirefoxBuild(env, key) : runWxtBuild('chrome', env).then(({ extensionDir }) => extensionDir);
+    const { WXT_DEFAULT_PROXY_URL: proxyUrl, ...rest } = env;
+    build =
+      browser === 'chrome' && proxyUrl
+        ? buildExtension({ ...rest, WXT_DEFAULT_PROXY_URL: PROXY_URL_PLACEHOLDER }).then((shared) => withProxyUrl(shared, proxyUrl))
+        : cachedBuild(browser, env, key);
     builds.set(key, build);
     // A failed build is not cached, so a later call can try again.
     build.catch(() => builds.delete(key));
@@ -90,14 +96,14 @@ function inputsHash(key: string): string {
   return hash.digest('hex').slice(0, 24);
 }
 
-async function cachedFirefoxBuild(env: Record<string, string>, key: string): Promise<string> {
+async function cachedBuild(browser: ExtensionBrowser, env: Record<string, string>, key: string): Promise<string> {
   const hash = inputsHash(key);
-  const final = join(FIREFOX_CACHE, hash);
-  const extensionDir = join(final, 'firefox-mv3');
+  const final = join(BUILD_CACHE, hash);
+  const extensionDir = join(final, `${browser}-mv3`);
   if (existsSync(join(extensionDir, 'manifest.json'))) return extensionDir;
-  mkdirSync(FIREFOX_CACHE, { recursive: true });
+  mkdirSync(BUILD_CACHE, { recursive: true });
   pruneOldBuilds(hash);
-  const { outDir } = await runWxtBuild('firefox', env, mkdtempSync(join(FIREFOX_CACHE, `.building-${hash}-`)));
+  const { outDir } = await runWxtBuild(browser, env, mkdtempSync(join(BUILD_CACHE, `.building-${hash}-`)));
   try {
     renameSync(outDir, final);
   } catch (error) {
@@ -108,10 +114,32 @@ async function cachedFirefoxBuild(env: Record<string, string>, key: string): Pro
   return extensionDir;
 }
 
+/**
+ * A private copy of the shared Chrome build (so that no other file's browser sees it change) with
+ * the placeholder replaced by `proxyUrl` in its scripts and pages; removed when the process exits.
+ */
+function withProxyUrl(shared: string, proxyUrl: string): string {
+  const outDir = mkdtempSync(join(tmpdir(), 'arkbridge-ext-'));
+  const extensionDir = join(outDir, 'chrome-mv3');
+  cpSync(shared, extensionDir, { recursive: true });
+  let replaced = 0;
+  for (const entry of readdirSync(extensionDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/\.(js|html)$/.test(entry.name)) continue;
+    const path = join(entry.parentPath, entry.name);
+    const text = readFileSync(path, 'utf8');
+    if (!text.includes(PROXY_URL_PLACEHOLDER)) continue;
+    writeFileSync(path, text.replaceAll(PROXY_URL_PLACEHOLDER, proxyUrl));
+    replaced++;
+  }
+  if (!replaced) throw new Error(`the shared build carries no ${PROXY_URL_PLACEHOLDER}: WXT_DEFAULT_PROXY_URL is no longer a string constant of the build`);
+  process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
+  return extensionDir;
+}
+
 /** Removes cached builds (and abandoned partial ones) of other inputs, once they are a day old. */
 function pruneOldBuilds(keep: string): void {
-  for (const name of readdirSync(FIREFOX_CACHE)) {
-    const path = join(FIREFOX_CACHE, name);
+  for (const name of readdirSync(BUILD_CACHE)) {
+    const path = join(BUILD_CACHE, name);
     if (name !== keep && Date.now() - statSync(path).mtimeMs > DAY_MS) rmSync(path, { recursive: true, force: true });
   }
 }
