@@ -7,6 +7,7 @@ import {
   memberEmailChangeSchema,
   memberScopeChangeSchema,
   sharingChangeSchema,
+  assetIdBatchSchema,
   sourceLookupSchema,
   tokenCreateSchema,
   transferSchema,
@@ -258,6 +259,10 @@ describe('fuzz: sources, sharing, gallery, transfers, quotes', () => {
     await run('POST /proxy/sources', body(sourceLookupSchema), (b) => appFetch('/proxy/sources', { method: 'POST', headers: json(), body: b.bytes }));
   });
 
+  it('POST /proxy/assets/statuses: hostile bodies', { timeout }, async () => {
+    await run('POST /proxy/assets/statuses', body(assetIdBatchSchema), (b) => appFetch('/proxy/assets/statuses', { method: 'POST', headers: json(), body: b.bytes }));
+  });
+
   it('GET and PUT /proxy/groups/{groupId}/sharing: hostile bodies and ids', { timeout }, async () => {
     await run('/proxy/groups/{groupId}/sharing', fc.tuple(fc.option(body(sharingChangeSchema), { nil: undefined }), idOr(() => groupId)), ([b, id]) =>
       appFetch(`/proxy/groups/${path(id)}/sharing`, b === undefined ? { headers: bearer() } : { method: 'PUT', headers: json(), body: b.bytes }),
@@ -342,6 +347,7 @@ const FUZZED: Record<string, string> = {
   'GET /admin/webhook/deliveries': 'webhooks',
   'PUT /proxy/assets/:assetId/source': 'sources',
   'POST /proxy/sources': 'sources',
+  'POST /proxy/assets/statuses': 'sources',
   'GET /proxy/groups/:groupId/sharing': 'sharing',
   'PUT /proxy/groups/:groupId/sharing': 'sharing',
   'POST /proxy/gallery': 'gallery',
