@@ -43,7 +43,7 @@ export function buildExtension(env: Record<string, string> = {}, { browser = 'ch
   if (!build) {
     const { WXT_DEFAULT_PROXY_URL: proxyUrl, ...rest } = env;
     build =
-      browser === 'chrome' && proxyUrl
+      browser === 'chrome' && proxyUrl && proxyUrl !== PROXY_URL_PLACEHOLDER
         ? buildExtension({ ...rest, WXT_DEFAULT_PROXY_URL: PROXY_URL_PLACEHOLDER }).then((shared) => withProxyUrl(shared, proxyUrl))
         : cachedBuild(browser, env, key);
     builds.set(key, build);
