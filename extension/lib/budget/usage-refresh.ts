@@ -1,5 +1,4 @@
 import type { UsageView } from '@@/shared';
-import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
 import type { Connection, UsageRecord } from '@/lib/storage/records/setting-values';
 import { settingsStore } from '@/lib/storage/settings-store';
 import { announceChange } from '@/lib/storage/store-changes';
@@ -7,7 +6,9 @@ import { getConnection } from '@/lib/storage/stored-connection';
 
 /**
  * The member's budget for the popup's budget line: read from the proxy when the popup opens and
- * after each create, kept in IndexedDB so that the next opening shows it at once.
+ * after each create, kept in IndexedDB so that the next opening shows it at once. The proxy client
+ * is imported when the budget is refreshed, not with this module: the popup's first paint reads the
+ * stored budget without it.
  */
 
 const belongsTo = (record: UsageRecord, connection: Connection) => record.proxyUrl === connection.proxyUrl && record.memberName === connection.memberName;
@@ -30,6 +31,7 @@ let latest = 0;
  */
 export async function refreshUsage(now: () => number = Date.now): Promise<void> {
   const mine = ++latest;
+  const { connectedClient, handleUnauthorized } = await import('@/lib/proxy/connected-client');
   const connected = await connectedClient();
   if (!connected) return;
   let usage: UsageView | null;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Asset } from '@@/shared';
-import { countByGroup, isNarrowed, readinessLines } from '@/lib/library/library-view-model';
+import { countByGroup, isNarrowed } from '@/lib/library/library-view-model';
+import { readinessLines } from '@/lib/library/readiness-lines';
 import { assetRecord } from '@/lib/testing/test-setup';
 
 const assets = [

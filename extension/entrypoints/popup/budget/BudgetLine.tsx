@@ -1,17 +1,18 @@
 import { useEffect } from 'preact/hooks';
 import { readUsage, refreshUsage } from '@/lib/budget/usage-refresh';
 import { usageSummary } from '@/lib/budget/usage-summary';
+import { afterFirstPaint } from '@/lib/popup/first-paint';
 import { useDb } from '@/lib/popup/use-db';
 
 /**
  * The member's budget under the popup's header, e.g. "Budget: 83.83 CNY left of 100 CNY this month
  * · 1 of 3 running", and the latest alert highlighted. Painted from IndexedDB, read again from the
- * proxy when the popup opens (and by Generate after each create). Nothing at all when the proxy
- * keeps no budgets.
+ * proxy once the popup's first view has painted (the proxy client is loaded then, not before) and
+ * by Generate after each create. Nothing at all when the proxy keeps no budgets.
  */
 export function BudgetLine() {
   const usage = useDb(readUsage, ['settings']);
-  useEffect(() => void refreshUsage(), []);
+  useEffect(() => afterFirstPaint(() => void refreshUsage()), []);
   if (!usage) return null;
   const { member, team, running, alert } = usageSummary(usage);
   return (

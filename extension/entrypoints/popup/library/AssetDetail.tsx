@@ -12,7 +12,7 @@ import { t } from '@/lib/i18n/translate';
 import { checkAssetName, deleteAsset, renameAsset } from '@/lib/library/asset-actions';
 import { canEditAssets } from '@/lib/library/group-access';
 import { loadReadiness } from '@/lib/library/library-refresh';
-import { readinessLines } from '@/lib/library/library-view-model';
+import { readinessLines } from '@/lib/library/readiness-lines';
 import { connectedClient } from '@/lib/proxy/connected-client';
 import { notConnected, type Problem, problemOf } from '@/lib/proxy/failure-message';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';

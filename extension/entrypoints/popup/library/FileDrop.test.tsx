@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { act } from 'preact/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { button, mount, text, unmount } from '@/components/dom-testing';
@@ -62,6 +63,27 @@ describe('FileDrop', () => {
     expect(target()).toBeNull();
     drag(document.getElementById('row')!, 'drop', files);
     expect(onFiles).toHaveBeenLastCalledWith(files, 'g2');
+  });
+
+  it('takes a drop as soon as it is in the page, shown by an update outside any act (as after a read)', async () => {
+    const onFiles = vi.fn();
+    let show!: () => void;
+    function Later() {
+      const [shown, setShown] = useState(false);
+      show = () => setShown(true);
+      return shown ? (
+        <FileDrop targetName="Moodboard" groupName={() => undefined} onFiles={onFiles}>
+          <p id="inside">Library</p>
+        </FileDrop>
+      ) : null;
+    }
+    mount(<Later />);
+    show(); // no act: rendered on preact's own schedule (a microtask), its effects after the next frame
+    for (let i = 0; i < 5 && !document.getElementById('inside'); i++) await Promise.resolve();
+    expect(document.getElementById('inside')).not.toBeNull();
+    const files = [png()];
+    drag(inside(), 'drop', files);
+    expect(onFiles).toHaveBeenCalledWith(files, null);
   });
 
   it('asks for a group when nothing says which', () => {

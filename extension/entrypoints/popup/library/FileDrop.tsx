@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { t } from '@/lib/i18n/translate';
 
 /** The attribute a group's row carries: files dropped on it go to that group. */
@@ -62,8 +62,11 @@ export function FileDrop({ targetName, groupName, onFiles, onDragStart, children
   const latest = useRef(handlers);
   latest.current = handlers;
   const root = useRef<HTMLDivElement>(null);
-  // Listened to directly (the same names in every DOM), each drag of files only.
-  useEffect(() => {
+  // Listened to directly (the same names in every DOM), each drag of files only. Attached as the
+  // view is put in the page (a layout effect), not after the next frame as an effect would be: a
+  // drop on the view just shown would otherwise fall through to nothing (until some other update
+  // happened to run the pending effect first, as the refresh's did when it started at once).
+  useLayoutEffect(() => {
     const element = root.current;
     if (!element) return;
     const names = Object.keys(latest.current) as (keyof typeof handlers)[];

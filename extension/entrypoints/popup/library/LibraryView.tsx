@@ -4,7 +4,6 @@ import { Banner } from '@/components/Banner';
 import { deferred, PartPending, useDeferred } from '@/entrypoints/popup/deferred';
 import { Confirm } from '@/entrypoints/popup/library/Confirm';
 import { AddFilesButton } from '@/entrypoints/popup/library/FileDrop';
-import { GroupForm } from '@/entrypoints/popup/library/GroupForm';
 import { GroupList } from '@/entrypoints/popup/library/GroupList';
 import { LibraryAssets, LibraryFilters } from '@/entrypoints/popup/library/LibraryAssets';
 import { initialLibraryView, type LibraryViewAction, libraryViewReducer, type Sync } from '@/entrypoints/popup/library/library-view-state';
@@ -13,15 +12,11 @@ import { RoleBadge, TypeBadge } from '@/entrypoints/popup/library/StatusChips';
 import { useLibraryFiles } from '@/entrypoints/popup/library/use-library-files';
 import { useLibrarySearch } from '@/entrypoints/popup/library/use-library-search';
 import { t } from '@/lib/i18n/translate';
-import { deleteGroup } from '@/lib/library/group-actions';
 import { accessOf, canAddTo, canEditAssets, canManage } from '@/lib/library/group-access';
-import { refreshLibrary, refreshLibraryIfStale } from '@/lib/library/library-refresh';
 import { countByGroup, isNarrowed, readLibrary } from '@/lib/library/library-view-model';
-import { useFirstPaintMark } from '@/lib/popup/first-paint';
+import { afterFirstPaint, useFirstPaintMark } from '@/lib/popup/first-paint';
 import { useDb } from '@/lib/popup/use-db';
-import { ApiError } from '@/lib/proxy/api-failure';
-import { connectedClient } from '@/lib/proxy/connected-client';
-import { describeFailure, notConnected, type Problem, problemOf } from '@/lib/proxy/failure-message';
+import type { Problem } from '@/lib/proxy/failure-message';
 import type { GroupRecord } from '@/lib/storage/records/group-record';
 import '@/entrypoints/popup/library/library.css';
 
@@ -33,6 +28,12 @@ const assetDetail = deferred(() => import('@/entrypoints/popup/library/AssetDeta
 /** The share dialog of a group the member owns: a chunk loaded on intent ("Share…" hovered, focused or clicked). */
 const shareDialog = deferred(() => import('@/entrypoints/popup/library/ShareDialog'));
 const preloadShare = () => void shareDialog.load().catch(() => {});
+/**
+ * What talks to the proxy (the refresh, a group's deletion, the group form), with the proxy client
+ * and the library's schemas: a chunk the refresh loads once the tab has painted from IndexedDB
+ * (library-remote), so the first paint waits for none of it.
+ */
+const remote = deferred(() => import('@/entrypoints/popup/library/library-remote'));
 
 /**
  * The Library tab: groups, then the assets of one group (or, while searching or filtering, of all
@@ -64,19 +65,20 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
 
   /** `whenStale`: on open, skip when the library was refreshed a moment ago. */
   async function refresh(whenStale = false) {
-    const connected = await connectedClient();
-    if (!connected || !mounted.current) return;
-    setSync({ state: 'refreshing' });
-    try {
-      await (whenStale ? refreshLibraryIfStale(connected.client) : refreshLibrary(connected.client));
-      setSync({ state: 'idle' });
-    } catch (error) {
-      if (error instanceof ApiError && error.failure.kind === 'network') setSync({ state: 'offline' });
-      else setSync({ state: 'failed', message: (await problemOf(error)).message });
-    }
+    const { refreshFromProxy } = await remote.load();
+    const next = await refreshFromProxy(whenStale, () => {
+      if (!mounted.current) return false;
+      setSync({ state: 'refreshing' });
+      return true;
+    });
+    if (next) setSync(next);
   }
 
-  useEffect(() => void refresh(true), []);
+  // Once the saved library is painted (the proxy's chunk is loaded then, not before).
+  const painted = data !== undefined;
+  useEffect(() => {
+    if (painted) afterFirstPaint(() => void refresh(true).catch(() => {}));
+  }, [painted]);
 
   useEffect(() => {
     const target = focusNext.current && document.getElementById(focusNext.current);
@@ -120,17 +122,19 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
   // moves to the asset's title.
   const detail = useDeferred(assetDetail, opened !== undefined);
   const share = useDeferred(shareDialog, form === 'share');
+  // Loaded by the refresh already, unless its chunk failed to load.
+  const forms = useDeferred(remote, form === 'new' || form === 'edit');
 
   if (!data) return <div class="library" aria-busy="true" />;
 
   async function removeGroup(target: GroupRecord) {
     dispatch({ type: 'deleteStarted' });
-    const connected = await connectedClient();
-    if (!connected) return dispatch({ type: 'deleteNotSent', problem: notConnected() });
-    const result = await deleteGroup(connected.client, target).catch((error: unknown) => ({ ok: false as const, problem: describeFailure(error) }));
-    if (!result.ok) return dispatch({ type: 'deleteFailed', problem: result.problem });
-    focusNext.current = 'library-groups';
-    dispatch({ type: 'deleted', notice: t('library.group.deleted', { name: target.name }) });
+    const next = await remote
+      .load()
+      .then(({ deleteGroupOnProxy }) => deleteGroupOnProxy(target))
+      .catch((): LibraryViewAction => ({ type: 'deleteFailed', problem: { message: t('app.partNotLoaded') } }));
+    if (next.type === 'deleted') focusNext.current = 'library-groups';
+    dispatch(next);
   }
 
   const statusLine = (
@@ -220,12 +224,16 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
         {group.description && <p class="library__description">{group.description}</p>}
         {banners}
         {form === 'edit' ? (
-          <GroupForm
-            group={group}
-            onDone={() => go({}, 'library-group-title')}
-            onCancel={() => go({}, 'library-group-title')}
-            onProblem={setProblem}
-          />
+          forms.module ? (
+            <forms.module.GroupForm
+              group={group}
+              onDone={() => go({}, 'library-group-title')}
+              onCancel={() => go({}, 'library-group-title')}
+              onProblem={setProblem}
+            />
+          ) : (
+            <PartPending failed={forms.failed} onRetry={forms.retry} />
+          )
         ) : form === 'share' ? (
           share.module ? (
             <share.module.ShareDialog group={group} onClose={() => go({}, 'library-group-share')} />
@@ -285,13 +293,16 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
       </div>
       {banners}
       {fileParts}
-      {form === 'new' && (
-        <GroupForm
-          onDone={(created) => go({ groupId: created.id }, 'library-group-title')}
-          onCancel={() => go({}, 'library-groups')}
-          onProblem={setProblem}
-        />
-      )}
+      {form === 'new' &&
+        (forms.module ? (
+          <forms.module.GroupForm
+            onDone={(created) => go({ groupId: created.id }, 'library-group-title')}
+            onCancel={() => go({}, 'library-groups')}
+            onProblem={setProblem}
+          />
+        ) : (
+          <PartPending failed={forms.failed} onRetry={forms.retry} />
+        ))}
       {filters}
       {facets}
       {narrowed ? (
