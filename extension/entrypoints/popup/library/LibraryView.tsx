@@ -42,9 +42,11 @@ const preloadShare = () => void shareDialog.load().catch(() => {});
 interface LibraryViewProps {
   /** Shows Generate after an asset was added to its form ("Use in Generate"). */
   onUseInGenerate?: () => void;
+  /** An asset to show at once (the side panel's "Open the existing one"). */
+  openAsset?: string;
 }
 
-export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
+export function LibraryView({ onUseInGenerate, openAsset }: LibraryViewProps = {}) {
   const data = useDb(readLibrary, ['groups', 'assets']);
   useFirstPaintMark(data !== undefined);
   const [view, dispatch] = useReducer(libraryViewReducer, initialLibraryView);
@@ -77,6 +79,9 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
   }
 
   useEffect(() => void refresh(true), []);
+  useEffect(() => {
+    if (openAsset) go({ openId: openAsset }, 'library-asset-title');
+  }, [openAsset]);
 
   useEffect(() => {
     const target = focusNext.current && document.getElementById(focusNext.current);
