@@ -106,6 +106,12 @@ describe('Side panel: near duplicates before a save', () => {
     expect(saves[0]!.items.map((i) => i.url)).toEqual([`${PAGE}other.png`]);
     await vi.waitFor(() => expect(document.getElementById('library-asset-title')?.textContent).toContain('sunset'));
     expect(document.getElementById('ptab-library')!.getAttribute('aria-selected')).toBe('true');
+    // Once: back on the page's media and to the Library again, it shows the groups.
+    click(document.getElementById('ptab-page')!);
+    await vi.waitFor(() => expect(tiles()).toHaveLength(3));
+    click(document.getElementById('ptab-library')!);
+    await vi.waitFor(() => expect(document.querySelector('[role="listbox"]')).not.toBeNull());
+    expect(document.getElementById('library-asset-title')).toBeNull();
   });
 
   it('compares what it cannot read by normalized address, and leaves the same address in the same group to the duplicate guard', async () => {

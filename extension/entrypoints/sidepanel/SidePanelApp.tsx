@@ -36,6 +36,7 @@ export function SidePanelApp({ fixedTabId }: { fixedTabId?: number }) {
     const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
     if (!step) return;
     const next = TABS[(TABS.findIndex((x) => x.id === tab) + step + TABS.length) % TABS.length]!.id;
+    setOpenAsset(undefined);
     setTab(next);
     document.getElementById(`ptab-${next}`)?.focus();
   };
