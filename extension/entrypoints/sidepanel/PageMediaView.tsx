@@ -75,6 +75,8 @@ export function PageMediaView({ fixedTabId, onOpenAsset }: PageMediaViewProps) {
   const [filter, setFilter] = useState<MediaFilter>(ALL_MEDIA);
   const inLibrary = useLibraryMarks(read?.ok ? read.items : NO_ITEMS);
   const [asking, setAsking] = useState<Asking | null>(null);
+  /** The chosen items are being compared with the library (hashed), before anything is saved. */
+  const [checking, setChecking] = useState(false);
   const [sizes, setSizes] = useState<ReadonlyMap<string, Size>>(new Map());
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [results, setResults] = useState<ReadonlyMap<string, SavePageMediaResult | null>>(new Map());
@@ -148,12 +150,15 @@ export function PageMediaView({ fixedTabId, onOpenAsset }: PageMediaViewProps) {
    */
   const askAboutNearDuplicates = async (items: PageMediaItem[], groupId: string): Promise<{ toSave: PageMediaItem[]; open: string | null }> => {
     let nears: (NearDuplicate | null)[];
+    setChecking(true);
     try {
       const { pageItemsNearDuplicates } = await import('@/lib/saving/near-duplicate-check');
       nears = await pageItemsNearDuplicates(items.map((i) => ({ url: i.url, type: ASSET_TYPE[i.type] })), groupId);
     } catch {
       // The check could not run (its part did not load): saved as before, the duplicate guard still applies.
       return { toSave: items, open: null };
+    } finally {
+      setChecking(false);
     }
     const toSave: PageMediaItem[] = [];
     let open: string | null = null;
@@ -189,6 +194,11 @@ export function PageMediaView({ fixedTabId, onOpenAsset }: PageMediaViewProps) {
         <span class="pm-selected">{t('sidepanel.select.count', { count: chosen.length })}</span>
       </div>
       <SaveBar groups={groups} groupId={groupId} count={chosen.length} busy={busy} onGroup={setChosenGroup} onSave={() => void save()} />
+      {checking && (
+        <p class="pm-hint" role="status" aria-busy="true">
+          {t('sidepanel.save.checking')}
+        </p>
+      )}
       {asking && <DuplicateWarning name={asking.name} near={asking.near} onChoose={asking.answer} />}
       {note && <Banner tone="success">{note}</Banner>}
       {read.truncated && <p class="pm-hint">{t('sidepanel.media.truncated', { count: items.length })}</p>}

@@ -134,6 +134,24 @@ describe('Side panel: near duplicates before a save', () => {
     expect(fetched).not.toContain(`${PAGE}clip.mp4`);
   });
 
+  it('says it is checking while the selection is compared with the library, before anything is sent', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((done) => (release = done));
+    vi.stubGlobal('fetch', async (url: string) => {
+      await held;
+      if (!readable.has(url)) throw new TypeError('Failed to fetch');
+      return new Response(new Uint8Array(32), { headers: { 'content-type': 'image/jpeg' } });
+    });
+    await mountPanel();
+    click(checkbox('Other'));
+    await act(async () => click(button('Save 1 to Moodboard')));
+    await vi.waitFor(() => expect(document.querySelector('.pm-hint[role="status"]')?.textContent).toBe('Checking the library for duplicates…'));
+    expect(saves).toEqual([]);
+    release();
+    await vi.waitFor(() => expect(saves).toHaveLength(1));
+    expect(document.querySelector('.pm-hint[role="status"]')).toBeNull();
+  });
+
   it('marks an image already in the library by its pixels, at another address', async () => {
     await mountPanel();
     await vi.waitFor(() => expect(tileOf(`${PAGE}hero.jpg`).querySelector('[data-testid="pm-in-library"]')?.getAttribute('aria-label')).toBe('Already in the library (Shared refs)'));
