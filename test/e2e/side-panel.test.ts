@@ -124,6 +124,11 @@ test('the side panel lists the page media, filters it, and saves a selection to 
   const dropped = await dataTransferOf(panel, [await fixtureFile('sample.jpg', 'dropped-in-panel.jpg', 'image/jpeg')]);
   await dragFilesOver(groupRow, dropped);
   await dropFiles(groupRow, dropped);
+  // The same picture as the linked JPEGs saved above (their pixels were hashed too): asked first.
+  const warning = panel.getByTestId('duplicate-warning');
+  await warning.waitFor({ state: 'visible', timeout: 30_000 });
+  expect(await warning.innerText()).toContain(GROUP_NAME);
+  await warning.getByRole('button', { name: 'Add anyway' }).click();
   const droppedStatus = async () => (await readStore(browser, 'assets')).find((r) => r.name === 'dropped-in-panel.jpg');
   await expect.poll(async () => (await droppedStatus())?.status, { timeout: 60_000 }).toBe('Active');
   expect(await droppedStatus()).toMatchObject({ groupId, capture: { how: 'upload', reason: 'file' } });

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { AssetType } from '@@/shared';
 import { Banner } from '@/components/Banner';
+import { DuplicateWarning } from '@/components/DuplicateWarning';
 import { AccessPrompt } from '@/entrypoints/sidepanel/AccessPrompt';
 import { MediaFilters } from '@/entrypoints/sidepanel/MediaFilters';
 import { MediaTile } from '@/entrypoints/sidepanel/MediaTile';
@@ -23,6 +24,7 @@ import { canAddTo } from '@/lib/library/group-access';
 import { groupStore } from '@/lib/storage/group-store';
 import { lastUsedGroup } from '@/lib/storage/last-used-group';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
+import type { NearDuplicate } from '@/lib/saving/near-duplicate-check';
 import '@/lib/i18n/sidepanel.en';
 
 const ASSET_TYPE: Record<PageMediaType, AssetType> = { image: 'Image', video: 'Video', audio: 'Audio' };
@@ -45,16 +47,36 @@ const readRecords = async (localIds: string[]): Promise<Map<string, AssetRecord>
 const nameOf = (item: PageMediaItem, pageTitle: string) =>
   chooseName({ alt: item.alt, url: nameSourceOf(planFromUrl(item.url, true)), pageTitle, kind: ASSET_TYPE[item.type] });
 
+const NO_ITEMS: PageMediaItem[] = [];
+
+/** A near duplicate the member is asked about before saving (Add anyway / Open the existing one). */
+interface Asking {
+  name: string;
+  near: NearDuplicate;
+  answer: (choice: 'add' | 'open') => void;
+}
+
+interface PageMediaViewProps {
+  fixedTabId?: number;
+  /** The member chose to open an asset already in the library rather than save a near duplicate. */
+  onOpenAsset?: (localId: string) => void;
+}
+
 /**
  * "Media on this page": the followed tab's media as a grid, filtered, selected and saved to a group
  * through the background (the context menu's path for each item), each item's status followed in
- * IndexedDB.
+ * IndexedDB. Before saving, an item that nearly repeats one in the library (by pixels when the
+ * panel may read them, else by address) is named in a warning: "Add anyway" or "Open the existing
+ * one" (which saves nothing of it).
  */
-export function PageMediaView({ fixedTabId }: { fixedTabId?: number }) {
+export function PageMediaView({ fixedTabId, onOpenAsset }: PageMediaViewProps) {
   const followed = useFollowedTab(fixedTabId);
   const { read, reload } = usePageMedia(followed.tabId, followed.version);
   const [filter, setFilter] = useState<MediaFilter>(ALL_MEDIA);
-  const inLibrary = useLibraryMarks();
+  const inLibrary = useLibraryMarks(read?.ok ? read.items : NO_ITEMS);
+  const [asking, setAsking] = useState<Asking | null>(null);
+  /** The chosen items are being compared with the library (hashed), before anything is saved. */
+  const [checking, setChecking] = useState(false);
   const [sizes, setSizes] = useState<ReadonlyMap<string, Size>>(new Map());
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [results, setResults] = useState<ReadonlyMap<string, SavePageMediaResult | null>>(new Map());
@@ -103,9 +125,10 @@ export function PageMediaView({ fixedTabId }: { fixedTabId?: number }) {
     const tabId = followed.tabId;
     setBusy(true);
     setNote('');
-    setResults((prev) => new Map([...prev, ...chosen.map((i) => [i.url, null] as const)]));
+    const { toSave, open } = await askAboutNearDuplicates(chosen, group.id);
+    setResults((prev) => new Map([...prev, ...toSave.map((i) => [i.url, null] as const)]));
     let sent = 0;
-    for (const batch of saveBatches(chosen)) {
+    for (const batch of saveBatches(toSave)) {
       const items = batch.map((i) => ({ url: i.url, type: ASSET_TYPE[i.type], name: nameOf(i, read.title), frameId: i.frameId }));
       let answers: SavePageMediaResult[];
       try {
@@ -117,8 +140,36 @@ export function PageMediaView({ fixedTabId }: { fixedTabId?: number }) {
       setResults((prev) => new Map([...prev, ...batch.map((i, k) => [i.url, answers[k] ?? { ok: false as const, message: '' }] as const)]));
     }
     setSelected(new Set());
-    setNote(t('sidepanel.save.sent', { count: sent, group: group.name }));
+    if (toSave.length) setNote(t('sidepanel.save.sent', { count: sent, group: group.name }));
     setBusy(false);
+    if (open) onOpenAsset?.(open);
+  };
+  /**
+   * The chosen items' near duplicates (saving/near-duplicate-check, loaded with the first save), the
+   * member asked about each in turn: what to save, and the existing asset to open (the last chosen).
+   */
+  const askAboutNearDuplicates = async (items: PageMediaItem[], groupId: string): Promise<{ toSave: PageMediaItem[]; open: string | null }> => {
+    let nears: (NearDuplicate | null)[];
+    setChecking(true);
+    try {
+      const { pageItemsNearDuplicates } = await import('@/lib/saving/near-duplicate-check');
+      nears = await pageItemsNearDuplicates(items.map((i) => ({ url: i.url, type: ASSET_TYPE[i.type] })), groupId);
+    } catch {
+      // The check could not run (its part did not load): saved as before, the duplicate guard still applies.
+      return { toSave: items, open: null };
+    } finally {
+      setChecking(false);
+    }
+    const toSave: PageMediaItem[] = [];
+    let open: string | null = null;
+    for (const [index, item] of items.entries()) {
+      const near = nears[index];
+      const choice = near ? await new Promise<'add' | 'open'>((resolve) => setAsking({ name: nameOf(item, read.title), near, answer: resolve })) : 'add';
+      setAsking(null);
+      if (choice === 'add') toSave.push(item);
+      else open = near!.match.asset.localId;
+    }
+    return { toSave, open };
   };
 
   return (
@@ -143,6 +194,12 @@ export function PageMediaView({ fixedTabId }: { fixedTabId?: number }) {
         <span class="pm-selected">{t('sidepanel.select.count', { count: chosen.length })}</span>
       </div>
       <SaveBar groups={groups} groupId={groupId} count={chosen.length} busy={busy} onGroup={setChosenGroup} onSave={() => void save()} />
+      {checking && (
+        <p class="pm-hint" role="status" aria-busy="true">
+          {t('sidepanel.save.checking')}
+        </p>
+      )}
+      {asking && <DuplicateWarning name={asking.name} near={asking.near} onChoose={asking.answer} />}
       {note && <Banner tone="success">{note}</Banner>}
       {read.truncated && <p class="pm-hint">{t('sidepanel.media.truncated', { count: items.length })}</p>}
       {!items.length && <p class="pm-hint">{t('sidepanel.media.none')}</p>}

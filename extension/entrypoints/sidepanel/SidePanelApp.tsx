@@ -27,6 +27,8 @@ const teamView = deferred(() => import('@/entrypoints/popup/team/TeamView'));
 export function SidePanelApp({ fixedTabId }: { fixedTabId?: number }) {
   const connection = useDb(getConnection, ['settings']);
   const [tab, setTab] = useState<PanelTab>('page');
+  /** An asset to open in the Library tab (the member chose "Open the existing one" before a save). */
+  const [openAsset, setOpenAsset] = useState<string | undefined>(undefined);
   if (connection === undefined) return <main class="panel" aria-busy="true" />;
   if (!connection || connection.needsReconnect) return <ConnectFirst class="panel" reconnect={Boolean(connection)} />;
   const onKey = (event: KeyboardEvent) => {
@@ -34,6 +36,7 @@ export function SidePanelApp({ fixedTabId }: { fixedTabId?: number }) {
     const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
     if (!step) return;
     const next = TABS[(TABS.findIndex((x) => x.id === tab) + step + TABS.length) % TABS.length]!.id;
+    setOpenAsset(undefined);
     setTab(next);
     document.getElementById(`ptab-${next}`)?.focus();
   };
@@ -50,14 +53,25 @@ export function SidePanelApp({ fixedTabId }: { fixedTabId?: number }) {
       </header>
       <nav role="tablist" aria-label={t('app.title')} onKeyDown={onKey}>
         {TABS.map(({ id, label }) => (
-          <button key={id} type="button" role="tab" id={`ptab-${id}`} aria-selected={tab === id} aria-controls={`ppanel-${id}`} tabIndex={tab === id ? 0 : -1} onClick={() => setTab(id)}>
+          <button key={id} type="button" role="tab" id={`ptab-${id}`} aria-selected={tab === id} aria-controls={`ppanel-${id}`} tabIndex={tab === id ? 0 : -1} onClick={() => {
+              setOpenAsset(undefined);
+              setTab(id);
+            }}>
             {t(label)}
           </button>
         ))}
       </nav>
       <section role="tabpanel" id={`ppanel-${tab}`} aria-labelledby={`ptab-${tab}`}>
-        {tab === 'page' && <PageMediaView fixedTabId={fixedTabId} />}
-        {tab === 'library' && <LibraryView />}
+        {tab === 'page' && (
+          <PageMediaView
+            fixedTabId={fixedTabId}
+            onOpenAsset={(localId) => {
+              setOpenAsset(localId);
+              setTab('library');
+            }}
+          />
+        )}
+        {tab === 'library' && <LibraryView openAsset={openAsset} />}
         {tab === 'tasks' && <Later part={tasksView}>{({ TasksView }) => <TasksView />}</Later>}
         {/* No Generate here: "Reuse these settings" fills the popup's form and says so. */}
         {tab === 'team' && <Later part={teamView}>{({ TeamView }) => <TeamView />}</Later>}

@@ -18,7 +18,7 @@ import type { AddRequest } from '@/lib/saving/add-to-library';
 import { stageUpload, type UploadItem, uploadToGroup } from '@/lib/saving/capture-upload';
 import type { CapturePage } from '@/lib/saving/capture-source';
 import { addHeldBytes, type HeldBytes } from '@/lib/saving/held-bytes';
-import { nearDuplicateOf } from '@/lib/saving/near-duplicate-check';
+import { hashOfAddress, nearDuplicateOf } from '@/lib/saving/near-duplicate-check';
 import { recordItem } from '@/lib/saving/record-item';
 import '@/lib/i18n/background.en';
 
@@ -154,6 +154,12 @@ export const addHeld = (groupId: string, held: HeldBytes, page?: CapturePage): P
 
 /** Records and queues an item (record-item), then syncs; a duplicate is told (unless not `tell`) and answered. */
 async function queueAsset(request: AddRequest, tell = true): Promise<AddItemReply> {
+  // A linked image whose pixels the background may read (host access, or CORS-clean) is hashed too,
+  // so the same picture at another address is found (bounded: hashOfAddress).
+  if (request.type === 'Image' && request.capture?.how === 'link' && !request.pixelHash) {
+    const pixelHash = await hashOfAddress(request.url);
+    if (pixelHash) request = { ...request, pixelHash };
+  }
   // A near duplicate elsewhere in the library (by pixels, else address): no dialog can be shown
   // before a right-click save, so it is saved and the member told where the other one is.
   const near = tell ? await nearDuplicateOf(request).catch(() => null) : null;

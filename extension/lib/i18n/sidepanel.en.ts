@@ -39,6 +39,7 @@ export const sidepanelEn = {
   'sidepanel.save.notConnected': 'Arkbridge is not connected.',
   'sidepanel.save.groupGone': 'That group no longer exists; pick another.',
   'sidepanel.save.refused': 'This item cannot be added.',
+  'sidepanel.save.checking': 'Checking the library for duplicates…',
   'sidepanel.status.saving': 'Saving…',
   'sidepanel.status.queued': 'Queued',
   'sidepanel.status.uploading': 'Uploading',

@@ -39,6 +39,7 @@ export const sidepanelZhCN: Record<keyof typeof sidepanelEn, string> = {
   'sidepanel.save.notConnected': 'Arkbridge 尚未连接。',
   'sidepanel.save.groupGone': '该分组已不存在，请另选一个。',
   'sidepanel.save.refused': '无法添加此项。',
+  'sidepanel.save.checking': '正在检查素材库中是否有重复…',
   'sidepanel.status.saving': '正在保存…',
   'sidepanel.status.queued': '排队中',
   'sidepanel.status.uploading': '正在上传',

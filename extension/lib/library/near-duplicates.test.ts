@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hammingDistance, isPixelHash, pixelHash, type Pixels } from '@/lib/library/image-hash';
-import { findNearDuplicate, NEAR_DISTANCE, normalizeAddress, similarAssets } from '@/lib/library/near-duplicates';
+import { findNearDuplicate, libraryMarks, NEAR_DISTANCE, normalizeAddress, similarAssets } from '@/lib/library/near-duplicates';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 
 /** Test pictures made in code: RGBA of `width` × `height`, each pixel from `paint(x, y)` (0..1 of the image). */
@@ -92,5 +92,33 @@ describe('similarAssets', () => {
   it('lists the other hashed assets closest first', () => {
     const library = [asset('a', { pixelHash: original }), asset('far', { pixelHash: pixelHash(picture(64, 64, checkerboard))! }), asset('near', { pixelHash: pixelHash(picture(100, 75, scene))! }), asset('none')];
     expect(similarAssets(library[0]!, library).map((s) => s.asset.localId)).toEqual(['near', 'far']);
+  });
+});
+
+describe('libraryMarks (the side panel marks page media already in the library)', () => {
+  const copy = pixelHash(picture(200, 150, requantized))!;
+  const other = pixelHash(picture(320, 240, checkerboard))!;
+  const library = [
+    asset('linked', { url: 'https://cdn.example.com/clip.mp4', type: 'Video', groupId: 'g1' }),
+    asset('hashed', { url: 'https://cdn.example.com/scene.png', pixelHash: original, groupId: 'g2' }),
+    asset('failed', { url: 'https://cdn.example.com/broken.png', pixelHash: other, status: 'Failed' }),
+  ];
+  const mark = libraryMarks(library);
+
+  it('marks by normalized address first', () => {
+    expect(mark('https://CDN.example.com:443/clip.mp4#t=1')?.localId).toBe('linked');
+    expect(mark('https://cdn.example.com/scene.png', other)?.localId).toBe('hashed');
+  });
+
+  it('marks an image at another address by its pixels, within the near distance', () => {
+    expect(hammingDistance(copy, original)).toBeLessThanOrEqual(NEAR_DISTANCE);
+    expect(mark('https://mirror.example.org/reposted.jpg', copy)?.localId).toBe('hashed');
+    expect(mark('https://mirror.example.org/reposted.jpg')).toBeUndefined();
+    expect(mark('https://mirror.example.org/reposted.jpg', 'not a hash')).toBeUndefined();
+  });
+
+  it('leaves different pictures and Failed records unmarked', () => {
+    expect(mark('https://mirror.example.org/board.png', other)).toBeUndefined();
+    expect(mark('https://cdn.example.com/broken.png')).toBeUndefined();
   });
 });

@@ -38,7 +38,7 @@ export function normalizeAddress(address: string): string {
 }
 
 /** The address a record's media came from (an upload's page address, else its URL). */
-const addressOf = (asset: AssetRecord): string => (asset.capture?.how === 'upload' ? asset.capture.source : asset.url);
+export const addressOf = (asset: AssetRecord): string => (asset.capture?.how === 'upload' ? asset.capture.source : asset.url);
 
 export interface Candidate {
   url: string;
@@ -88,4 +88,24 @@ export function addressIndex(library: readonly AssetRecord[]): Map<string, Asset
   const index = new Map<string, AssetRecord>();
   for (const asset of library) if (asset.status !== 'Failed') index.set(normalizeAddress(addressOf(asset)), asset);
   return index;
+}
+
+/**
+ * Marks page media already in the library (the side panel): by normalized address, else, for an
+ * image whose hash the panel could read, by pixels (the closest within NEAR_DISTANCE). Answers the
+ * asset there, or undefined.
+ */
+export function libraryMarks(library: readonly AssetRecord[]): (url: string, pixelHash?: string) => AssetRecord | undefined {
+  const index = addressIndex(library);
+  const hashed = library.filter((asset) => asset.status !== 'Failed' && isPixelHash(asset.pixelHash));
+  return (url, hash) => {
+    const byAddress = index.get(normalizeAddress(url));
+    if (byAddress || !hash || !isPixelHash(hash)) return byAddress;
+    let best: { asset: AssetRecord; distance: number } | undefined;
+    for (const asset of hashed) {
+      const distance = hammingDistance(hash, asset.pixelHash!);
+      if (distance <= NEAR_DISTANCE && (!best || distance < best.distance)) best = { asset, distance };
+    }
+    return best?.asset;
+  };
 }

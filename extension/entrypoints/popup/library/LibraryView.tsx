@@ -43,9 +43,11 @@ const remote = deferred(() => import('@/entrypoints/popup/library/library-remote
 interface LibraryViewProps {
   /** Shows Generate after an asset was added to its form ("Use in Generate"). */
   onUseInGenerate?: () => void;
+  /** An asset to show at once (the side panel's "Open the existing one"). */
+  openAsset?: string;
 }
 
-export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
+export function LibraryView({ onUseInGenerate, openAsset }: LibraryViewProps = {}) {
   const data = useDb(readLibrary, ['groups', 'assets']);
   useFirstPaintMark(data !== undefined);
   const [view, dispatch] = useReducer(libraryViewReducer, initialLibraryView);
@@ -79,6 +81,9 @@ export function LibraryView({ onUseInGenerate }: LibraryViewProps = {}) {
   useEffect(() => {
     if (painted) afterFirstPaint(() => void refresh(true).catch(() => {}));
   }, [painted]);
+  useEffect(() => {
+    if (openAsset) go({ openId: openAsset }, 'library-asset-title');
+  }, [openAsset]);
 
   useEffect(() => {
     const target = focusNext.current && document.getElementById(focusNext.current);

@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
 import { deferred, useDeferred } from '@/entrypoints/popup/deferred';
-import { DuplicateWarning } from '@/entrypoints/popup/library/DuplicateWarning';
+import { DuplicateWarning } from '@/components/DuplicateWarning';
 import { FileDrop } from '@/entrypoints/popup/library/FileDrop';
 import { useLocalFiles } from '@/entrypoints/popup/library/use-local-files';
 import { dropGroup, fileGroups } from '@/lib/library/drop-group';

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { t } from '@/lib/i18n/translate';
+import '@/components/ui.css';
 import type { NearDuplicate } from '@/lib/saving/near-duplicate-check';
 
 interface DuplicateWarningProps {
@@ -12,7 +13,7 @@ interface DuplicateWarningProps {
 /**
  * Before an image that nearly repeats one in the library is added: names the existing asset, its
  * group and its owner, and asks "Add anyway" or "Open the existing one" (role alertdialog,
- * `data-testid="duplicate-warning"`).
+ * `data-testid="duplicate-warning"`). Shared by the popup's file adds and the side panel's save.
  */
 export function DuplicateWarning({ name, near, onChoose }: DuplicateWarningProps) {
   const first = useRef<HTMLButtonElement>(null);
