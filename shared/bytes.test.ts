@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hex, randomHex, sameSecret, sha256Hex } from './bytes';
+import { bytesUpTo, hex, randomHex, sameSecret, sha256Hex } from './bytes';
 
 describe('bytes', () => {
   it('writes lower-case hex of every byte value', () => {
@@ -22,5 +22,35 @@ describe('bytes', () => {
     expect(sameSecret('abc', 'abd')).toBe(false);
     expect(sameSecret('abc', 'abcd')).toBe(false);
     expect(sameSecret('', '')).toBe(true);
+  });
+});
+
+describe('bytesUpTo', () => {
+  const streamOf = (...chunks: number[][]) => {
+    let pulls = 0;
+    let cancelled = false;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const chunk = chunks[pulls++];
+        if (chunk) controller.enqueue(new Uint8Array(chunk));
+        else controller.close();
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    return { stream, pulls: () => pulls, cancelled: () => cancelled };
+  };
+
+  it('joins the chunks of a stream within the limit; an absent body is empty', async () => {
+    expect([...(await bytesUpTo(streamOf([1, 2], [3], [4, 5]).stream, 5))!]).toEqual([1, 2, 3, 4, 5]);
+    expect(await bytesUpTo(null, 5)).toEqual(new Uint8Array(0));
+  });
+
+  it('stops at the first byte over the limit, cancels the stream and reads no further', async () => {
+    const s = streamOf([1, 2], [3, 4], [5], [6]);
+    expect(await bytesUpTo(s.stream, 3)).toBeNull();
+    expect(s.cancelled()).toBe(true);
+    expect(s.pulls()).toBeLessThanOrEqual(3);
   });
 });

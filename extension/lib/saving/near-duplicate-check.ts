@@ -1,4 +1,4 @@
-import type { AssetType } from '@@/shared';
+import { type AssetType, bytesUpTo } from '@@/shared';
 import { canDecodePixels, decodePixels } from '@/lib/library/decode-pixels';
 import { pixelHash } from '@/lib/library/image-hash';
 import { addressOf, findNearDuplicate, type Match, normalizeAddress } from '@/lib/library/near-duplicates';
@@ -54,35 +54,11 @@ export async function hashOfAddress(url: string, fetcher: typeof fetch = (...arg
       await response.body?.cancel().catch(() => {});
       return undefined;
     }
-    const bytes = await readAtMost(response.body, LINK_HASH_MAX_BYTES);
+    const bytes = await bytesUpTo(response.body, LINK_HASH_MAX_BYTES);
     return bytes ? await hashOfBytes(bytes, type) : undefined;
   } catch {
     return undefined;
   }
-}
-
-/** A body's bytes, or null (cancelled) when it has more than `limit`. */
-async function readAtMost(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
 }
 
 /** Hashes kept for the page's life (an address's image rarely changes while it is open); at most this many. */

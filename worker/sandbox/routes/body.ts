@@ -3,6 +3,7 @@ import type * as v from 'valibot';
 import { bodyLimit } from 'hono/body-limit';
 import {
   BODY_LIMITS,
+  bytesUpTo,
   check,
   clip,
   ECHO_MAX,
@@ -67,30 +68,7 @@ export const limitBodies: MiddlewareHandler<{ Bindings: SandboxEnv }> = (c, next
  * The body's bytes, or null when it is longer than `limit`. Counted again here, whatever
  * Content-Length claimed (a caller inside the runtime can send a header that understates the body).
  */
-export async function readBytes(request: Request, limit: number): Promise<Uint8Array | null> {
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
-}
+export const readBytes = (request: Request, limit: number): Promise<Uint8Array | null> => bytesUpTo(request.body, limit);
 
 /** The bytes as an ArrayBuffer of exactly their length (no copy when they already are one). */
 export const exactBuffer = (bytes: Uint8Array): ArrayBuffer =>
