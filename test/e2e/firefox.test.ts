@@ -155,6 +155,11 @@ test('the sidebar page lists the media of the page it reads and saves a selectio
   await panel.waitForSelector(`#pm-group option[value="${groupId}"]`, { timeout: 15_000 });
   await panel.select('#pm-group', groupId);
   await clickButton(panel, `Save 1 to ${GROUP_NAME}`);
+  // The same picture as the image saved by the previous test (the media server allows CORS, so both
+  // were hashed): the panel asks first, naming the group.
+  const warning = await panel.waitForSelector('[data-testid="duplicate-warning"]', { timeout: 30_000 });
+  expect(await warning!.evaluate((el) => (el as HTMLElement).innerText)).toContain(GROUP_NAME);
+  await clickButton(panel, 'Add anyway');
   const status = await watch(() => textOf(panel, `${tile} .pm-status`), (s) => s === 'Active' || s.startsWith('Failed'), 60_000);
   expect(status.last, JSON.stringify(status.seen)).toBe('Active');
   const saved = (await readStore(options, 'assets')).filter((a) => a.groupId === groupId);
