@@ -7,6 +7,6 @@ export function searchSection(goalMs: number) {
   const bench = runSearchBench(10_000, Number(process.env.BENCH_SEARCH_ROUNDS ?? 5));
   console.log(describeSearchBench(bench));
   if (bench.mismatches.length) console.log(`answers differ from the whole-index query at: ${bench.mismatches.join(', ')}`);
-  const { median } = summary(bench.after);
-  console.log(`Goal: a keystroke within ${goalMs} ms at the median, the same records as the whole-index query: ${verdict(median <= goalMs && !bench.mismatches.length)}`);
+  const { p95 } = summary(bench.after);
+  console.log(`Goal: a keystroke within ${goalMs} ms at the p95, the same records as the whole-index query: ${verdict(p95 <= goalMs && !bench.mismatches.length)}`);
 }

@@ -430,6 +430,60 @@ async function measureScroll(list: Locator) {
   });
 }
 
+/**
+ * What the page's main thread does per frame while `list` scrolls `step` px a frame for 60 frames,
+ * from Chromium's performance trace (devtools.timeline): per frame, the time in script (the scroll
+ * events and the renders they cause), style, layout, paint and image decoding, and how many of
+ * each ran. Printed: it says whether a scroll frame does more than move rows.
+ */
+async function traceScroll(list: Locator, step: number): Promise<string> {
+  const page = list.page();
+  const session = await page.context().newCDPSession(page);
+  const events: { name: string; ph: string; dur?: number; tid: number; pid: number; args?: { data?: { type?: string } } }[] = [];
+  session.on('Tracing.dataCollected', (e) => void events.push(...(e.value as unknown as typeof events)));
+  const done = new Promise<void>((resolve) => session.once('Tracing.tracingComplete', () => resolve()));
+  await session.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] } });
+  const frames = 60;
+  await list.evaluate(
+    async (element, { count, by }) => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      for (let i = 0; i < count; i++) {
+        element.scrollTop += by;
+        await frame();
+      }
+    },
+    { count: frames, by: step },
+  );
+  await session.send('Tracing.end');
+  await done;
+  await session.detach();
+  // The page's main thread: the one that dispatched the scroll events.
+  const scrollEvent = events.find((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'scroll');
+  if (!scrollEvent) return 'no scroll event in the trace';
+  const main = events.filter((e) => e.pid === scrollEvent.pid && e.tid === scrollEvent.tid && e.ph === 'X');
+  const kinds: [string, (name: string) => boolean][] = [
+    ['scroll handlers', (n) => n === 'EventDispatch'],
+    ['script', (n) => n === 'FunctionCall' || n === 'EvaluateScript' || n === 'TimerFire' || n === 'FireAnimationFrame' || n === 'RunMicrotasks' || n === 'v8.callFunction'],
+    ['style', (n) => n === 'UpdateLayoutTree' || n === 'RecalculateStyles'],
+    ['layout', (n) => n === 'Layout'],
+    ['pre-paint', (n) => n === 'PrePaint'],
+    ['paint', (n) => n === 'Paint'],
+    ['layerize', (n) => n === 'Layerize'],
+    ['image decode', (n) => n === 'Decode Image' || n === 'ImageDecodeTask' || n === 'Decode LazyPixelRef'],
+    ['gc', (n) => n === 'MinorGC' || n === 'MajorGC' || n === 'V8.GC_SCAVENGER' || n === 'BlinkGC.AtomicPhase'],
+  ];
+  const busy = main.filter((e) => e.name === 'RunTask').reduce((sum, e) => sum + (e.dur ?? 0), 0) / 1000;
+  const parts = kinds.map(([label, is]) => {
+    const hits = main.filter((e) => is(e.name));
+    const ms = hits.reduce((sum, e) => sum + (e.dur ?? 0), 0) / 1000;
+    return `${label} ${(ms / frames).toFixed(2)} ms (${(hits.length / frames).toFixed(1)}×)`;
+  });
+  const dispatched = new Map<string, number>();
+  for (const e of main) if (e.name === 'EventDispatch') dispatched.set(e.args?.data?.type ?? '?', (dispatched.get(e.args?.data?.type ?? '?') ?? 0) + 1);
+  const eventsPerFrame = [...dispatched].map(([type, n]) => `${type} ${(n / frames).toFixed(1)}×`).join(', ');
+  return `main thread busy ${(busy / frames).toFixed(2)} ms a frame; ${parts.join(', ')}; events dispatched: ${eventsPerFrame}`;
+}
+
 test('popup: a group of 10,000 assets opens from IndexedDB and scrolls with a handful of rows in the page', async () => {
   // Runs after the flow above (same browser, connected): 10,000 more assets in "Moodboard", written
   // straight into IndexedDB, and the library marked fresh so that no refresh replaces them.
@@ -500,6 +554,7 @@ test('popup: a group of 10,000 assets opens from IndexedDB and scrolls with a ha
   expect(await popup.getByText(`${COUNT + 1} assets`).count()).toBe(1);
 
   const scroll = await measureScroll(list);
+  const listTrace = [await traceScroll(list, 600), await traceScroll(list, 100)];
   expect(scroll.scrollTop).toBeGreaterThan(0);
   // Virtualised: only the rows in view (and a few around them) exist in the page.
   expect(scroll.maxRows).toBeLessThan(60);
@@ -514,6 +569,7 @@ test('popup: a group of 10,000 assets opens from IndexedDB and scrolls with a ha
   const grid = popup.locator('#library-assets.vlist--grid');
   await grid.getByRole('option').first().waitFor({ state: 'visible', timeout: 5_000 });
   const gridScroll = await measureScroll(grid);
+  const gridTrace = [await traceScroll(grid, 600), await traceScroll(grid, 100)];
   expect(gridScroll.scrollTop).toBeGreaterThan(0);
   expect(gridScroll.maxRows).toBeLessThan(20);
   // Images only for the items in view: at most three rows of them (the rendered rows beyond have none).
@@ -545,5 +601,10 @@ test('popup: a group of 10,000 assets opens from IndexedDB and scrolls with a ha
   console.info(`perf: group of ${COUNT + 1} shown in ${openMs.toFixed(0)} ms after the click (target 100 ms)`);
   console.info(`perf: list scroll p95 ${within(scroll.scrolling, scroll.idle)}`);
   console.info(`perf: grid scroll p95 ${within(gridScroll.scrolling, gridScroll.idle)}`);
+  // What a scroll frame does (a fling of 600 px a frame, and 100 px a frame as a wheel does), printed.
+  for (const [what, traces] of [['list', listTrace], ['grid', gridTrace]] as const) {
+    console.info(`perf: ${what} scroll, per frame of 600 px (60 frames, Chromium's trace): ${traces[0]}`);
+    console.info(`perf: ${what} scroll, per frame of 100 px (60 frames, Chromium's trace): ${traces[1]}`);
+  }
   expect(pageErrors).toEqual([]);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LibrarySearch } from '@/lib/library/library-search';
+import { LibrarySearch, RANK_LIMIT } from '@/lib/library/library-search';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 
 const DAY = Date.UTC(2026, 10, 26, 9, 30);
@@ -85,5 +85,31 @@ describe('LibrarySearch follows the store incrementally', () => {
     expect(search.sync(renamed.filter((a) => a.localId !== 'clip'), groups)).toMatchObject({ removed: 1 });
     expect(search.search({ text: 'ocean' })).toEqual([]);
     expect(search.size).toBe(3);
+  });
+});
+
+describe('LibrarySearch ranks only an answer of at most RANK_LIMIT records', () => {
+  // Half the records carry "harbor" in their name (boosted), half only in their page title; newest first.
+  const many = (count: number) =>
+    Array.from({ length: count }, (_, i) =>
+      asset({ localId: `r${i}`, name: i % 2 ? `Harbor ${i}` : `Pier ${i}`, source: { how: 'link', capturedAt: DAY, pageUrl: `https://e.example/${i}`, pageTitle: i % 2 ? 'Boats' : 'Harbor views' } }),
+    );
+
+  it('best first within the limit', () => {
+    const search = new LibrarySearch();
+    search.sync(many(10), groups);
+    const found = search.search({ text: 'harbor' });
+    expect(found).toHaveLength(10);
+    // The name matches (odd) before the page title matches (even).
+    expect(found.slice(0, 5).every((id) => Number(id.slice(1)) % 2 === 1)).toBe(true);
+  });
+
+  it("beyond it, in the store's order, the same records", () => {
+    const records = many(RANK_LIMIT + 2);
+    const search = new LibrarySearch();
+    search.sync(records, groups);
+    expect(search.search({ text: 'harbor' })).toEqual(records.map((r) => r.localId));
+    // Narrowed by a second word to a few: ranked again.
+    expect(search.search({ text: 'harbor 7' })).toEqual(['r7']);
   });
 });

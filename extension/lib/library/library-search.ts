@@ -11,17 +11,15 @@ import type { GroupRecord } from '@/lib/storage/records/group-record';
  * for words of 4 letters or more, fuzzily (one edit in five letters); a word of one letter only as a
  * whole word. Every word must match (AND).
  *
- * A keystroke scores only what it can change. The words are matched one after another, each only
- * among the records the words before it matched (MiniSearch's `boostDocument` returning 0 skips a
- * record before any scoring), and each step is kept: typing the second word of "mountain river"
- * never matches "mountain" again, and "river" is scored only among mountain's records. A word that
- * extends the word at its place in the previous query ("riv" after "ri") is matched by prefix only
- * among that word's records (a record with a word beginning "riv" has one beginning "ri"), and
- * fuzzily, over the same records as before, only by the words it does not begin (the others are its
- * prefix matches). The scores are MiniSearch's own (BM25 counts every record of the index, whatever
- * is skipped), summed over the words as its AND does, so the answer is the one a query over the
- * whole index gives (the perf test checks it at every keystroke). The kept steps are dropped when
- * the index changes.
+ * A keystroke scores only what it must. The words are matched one after another, each only among
+ * the records the words before it matched, unscored (MiniSearch hands each match to `boostDocument`,
+ * which notes it and answers 0), and each step is kept: typing the second word of "mountain river"
+ * never matches "mountain" again. Only an answer of at most RANK_LIMIT records is then scored, by
+ * MiniSearch's own scores (BM25 counts every record of the index) summed over the words as its AND
+ * does, counted for those records only: the order a query over the whole index gives them. A larger
+ * answer ("mo", "2026": thousands of records, whose relevance tells nothing) keeps the store's order,
+ * newest first. Either way the records are those of a query over the whole index (the perf test
+ * checks it at every keystroke). The kept steps are dropped when the index changes.
  */
 
 export type { SearchQuery, SearchStatus } from '@/lib/library/library-filter';
@@ -81,15 +79,23 @@ export function docOf(asset: AssetRecord, groupName: string): SearchDoc {
  */
 const keyOf = (asset: AssetRecord, groupName: string): string => `${asset.updatedAt}\u0000${asset.name}\u0000${asset.status}\u0000${asset.groupId}\u0000${groupName}`;
 
-/** One word of the query matched: its matches (local id → its score), and the records every word so far matches (→ summed score). */
+/**
+ * One word of the query matched: the records every word so far matches (local ids), and, once
+ * scored, this word's own scores (local id → score) for at least the records then ranked.
+ */
 interface Step {
   word: string;
-  matches: Map<string, number>;
-  scope: Map<string, number>;
+  scope: Set<string>;
+  scores: Map<string, number> | null;
 }
 
-/** Whether a word is matched by prefix (the index's option, read from it). */
-const byPrefix = (word: string): boolean => SEARCH_INDEX_OPTIONS.searchOptions.prefix(word);
+/**
+ * Up to how many records an answer is ranked: beyond, it keeps the library's order (newest first).
+ * Relevance among thousands of records that all begin a word with "mo" or carry "2026" tells the
+ * member nothing, and scoring them all (MiniSearch's BM25 and its result objects) is what cost a
+ * keystroke its frame; an answer this size is scored in a few milliseconds.
+ */
+export const RANK_LIMIT = 1000;
 
 export class LibrarySearch {
   readonly #index = new MiniSearch<SearchDoc>(SEARCH_INDEX_OPTIONS);
@@ -97,8 +103,6 @@ export class LibrarySearch {
   readonly #keys = new Map<string, string>();
   /** The records in the store's order (newest first), for the empty query. */
   #order: AssetRecord[] = [];
-  /** The records by local id, for the filters. */
-  #byId = new Map<string, AssetRecord>();
   /** The last query's words matched, in order, while the index is unchanged. */
   #steps: Step[] = [];
 
@@ -135,12 +139,14 @@ export class LibrarySearch {
       removed++;
     }
     this.#order = [...assets];
-    this.#byId = byId;
     if (changed || removed) this.#steps = [];
     return { changed, removed };
   }
 
-  /** The local ids of the records matching, best first (for an empty text: in the store's order). */
+  /**
+   * The local ids of the records matching: best first when there are at most RANK_LIMIT of them,
+   * else in the store's order (as for an empty text).
+   */
   search(query: SearchQuery): string[] {
     const text = searchText(query);
     const keep = keepsRecord(query);
@@ -152,50 +158,59 @@ export class LibrarySearch {
     while (same < words.length && same < before.length && before[same]!.word === words[same]) same++;
     const steps = before.slice(0, same);
     for (let i = same; i < words.length; i++) {
-      const word = words[i]!;
       const scope = steps[i - 1]?.scope ?? null;
-      if (scope?.size === 0) {
-        steps.push({ word, matches: scope, scope });
-        continue;
-      }
-      const was = i === same ? before[i] : undefined;
-      const extended = was && word.startsWith(was.word) && byPrefix(was.word) ? was.matches : null;
-      const matches = this.#match(word, scope, extended);
-      let next = matches;
-      if (scope) {
-        next = new Map();
-        for (const [id, score] of matches) next.set(id, score + scope.get(id)!);
-      }
-      steps.push({ word, matches, scope: next });
+      if (scope?.size === 0) steps.push({ word: words[i]!, scope, scores: null });
+      else if (scope && scope.size <= RANK_LIMIT) {
+        // Few enough to rank: scored at once, among them.
+        const scores = this.#score(words[i]!, scope);
+        steps.push({ word: words[i]!, scope: new Set(scores.keys()), scores });
+      } else steps.push({ word: words[i]!, scope: this.#match(words[i]!, scope), scores: null });
     }
     this.#steps = steps;
-    const found: { id: string; score: number }[] = [];
-    for (const [id, score] of steps.at(-1)!.scope) {
-      const record = this.#byId.get(id);
-      if (record && keep(record)) found.push({ id, score });
+    const scope = steps.at(-1)!.scope;
+    const found: string[] = [];
+    if (scope.size) {
+      for (const record of this.#order) if (scope.has(record.localId) && keep(record)) found.push(record.localId);
     }
-    return found.sort((a, b) => b.score - a.score).map((f) => f.id);
+    return found.length > RANK_LIMIT ? found : this.#rank(steps, found);
   }
 
   /**
-   * One word's matches (local id → score) among the records in scope (all if null); `extended`:
-   * the matches, in the same scope, of a word it begins with, where its prefix matches all are.
+   * The records every word matches (by prefix and fuzzily, as the index's options say) among those
+   * in scope (all if null), unscored: MiniSearch hands each match to `boostDocument`, which notes it
+   * and answers 0, so that nothing is scored nor kept as a result.
    */
-  #match(word: string, scope: Map<string, number> | null, extended: Map<string, number> | null): Map<string, number> {
-    const matches = new Map<string, number>();
-    const add = (results: { id: unknown; score: number }[]) => {
-      for (const r of results) matches.set(r.id as string, (matches.get(r.id as string) ?? 0) + r.score);
-    };
-    if (!extended) {
-      add(this.#index.search(word, scope ? { boostDocument: (id) => (scope.has(id as string) ? 1 : 0) } : {}));
-      return matches;
-    }
-    // Exact and prefix matches, among the records of the word it extends.
-    add(this.#index.search(word, { fuzzy: false, boostDocument: (id) => (extended.has(id as string) ? 1 : 0) }));
-    // Fuzzy matches by words it does not begin (MiniSearch scores those only as prefix matches).
-    if (SEARCH_INDEX_OPTIONS.searchOptions.fuzzy(word)) {
-      add(this.#index.search(word, { prefix: false, boostDocument: (id, term) => (!term.startsWith(word) && (!scope || scope.has(id as string)) ? 1 : 0) }));
-    }
+  #match(word: string, scope: Set<string> | null): Set<string> {
+    const matches = new Set<string>();
+    this.#index.search(word, {
+      boostDocument: (id) => {
+        if (!scope || scope.has(id as string)) matches.add(id as string);
+        return 0;
+      },
+    });
     return matches;
+  }
+
+  /** One word's scores (MiniSearch's own) for the records among `ids` it matches. */
+  #score(word: string, ids: { has(id: string): boolean }): Map<string, number> {
+    const scores = new Map<string, number>();
+    for (const r of this.#index.search(word, { boostDocument: (id) => (ids.has(id as string) ? 1 : 0) })) scores.set(r.id as string, r.score);
+    return scores;
+  }
+
+  /**
+   * The records (in the store's order), best first: MiniSearch's own scores, each word's summed as its
+   * AND does (the order a query over the whole index gives them; ties keep the store's order). A
+   * word is scored only for these records, and only if its step has not scored them already (typing
+   * "red fox" after "red fo" scores "red" no more).
+   */
+  #rank(steps: Step[], ids: string[]): string[] {
+    if (ids.length < 2) return ids;
+    const total = new Map<string, number>(ids.map((id) => [id, 0]));
+    for (const step of steps) {
+      if (!step.scores || !ids.every((id) => step.scores!.has(id))) step.scores = this.#score(step.word, total);
+      for (const id of ids) total.set(id, total.get(id)! + step.scores.get(id)!);
+    }
+    return [...ids].sort((a, b) => total.get(b)! - total.get(a)!);
   }
 }

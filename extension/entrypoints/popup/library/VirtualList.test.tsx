@@ -65,6 +65,17 @@ describe('VirtualList', () => {
     expect(renderRow.mock.calls.length).toBeLessThan(40);
   });
 
+  it('renders, for a scroll by one row, the row it brings in and those whose view changes, not every row in the page', () => {
+    const renderRow = vi.fn((i: { name: string }) => <span>{i.name}</span>);
+    mount(<VirtualList id="list" label="Things" items={items} getKey={(i) => i.id} rowHeight={ROW} height={HEIGHT} renderRow={renderRow} />);
+    scrollTo(ROW / 4);
+    renderRow.mockClear();
+    scrollTo(ROW + ROW / 4);
+    // The row brought in below, and the one that left the view above (no longer "visible"); before
+    // rows rendered on their own, all 16 in the page rendered again.
+    expect(renderRow.mock.calls.map(([item]) => item.name).sort()).toEqual(['Item 0', 'Item 15']);
+  });
+
   it('renders other rows as it scrolls', () => {
     open();
     scrollTo(5000 * ROW);

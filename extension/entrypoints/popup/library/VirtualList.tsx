@@ -1,5 +1,5 @@
-import type { ComponentChildren } from 'preact';
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { Component, type ComponentChildren } from 'preact';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 
 export interface VirtualListProps<T> {
   /** DOM id of the listbox; option ids derive from it. */
@@ -90,7 +90,8 @@ export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, ce
   const columns = !grid ? 1 : width > 0 ? Math.max(1, Math.floor(width / cellMinWidth)) : UNMEASURED_COLUMNS;
   const rowCount = Math.ceil(items.length / columns);
 
-  const found = activeKey === null ? -1 : items.findIndex((item) => getKey(item) === activeKey);
+  // Found once per change of the items or the active row, not at every render (a scroll renders).
+  const found = useMemo(() => (activeKey === null ? -1 : items.findIndex((item) => getKey(item) === activeKey)), [items, activeKey]);
   const activeIndex = found;
 
   // The items shrank under the scroll position (a filter): go back into range.
@@ -187,7 +188,6 @@ export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, ce
     event.preventDefault();
   };
 
-  const cellWidth = 100 / columns;
   return (
     <div
       ref={viewport}
@@ -200,6 +200,15 @@ export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, ce
       style={{ height: `${height}px`, overflowY: 'auto', position: 'relative' }}
       onScroll={onScroll}
       onKeyDown={onKeyDown}
+      onClick={(event) => {
+        // One listener for the rows (a row renders again only when what it shows changes).
+        const option = (event.target as Element).closest?.('[role="option"]');
+        const index = option ? Number(option.getAttribute('aria-posinset')) - 1 : -1;
+        const item = items[index];
+        if (item === undefined) return;
+        setActiveKey(getKey(item));
+        onOpen?.(item, index);
+      }}
       onFocus={() => {
         if (activeIndex < 0) activate(Math.min(items.length - 1, Math.floor(Math.min(topNow.current, maxTop) / rowHeight) * columns));
       }}
@@ -208,36 +217,81 @@ export function VirtualList<T>({ id, label, items, getKey, rowHeight, height, ce
         {indexes.map((index) => {
           const item = items[index]!;
           const key = getKey(item);
-          const active = index === activeIndex;
           const row = Math.floor(index / columns);
-          const column = index % columns;
-          const visible = row >= rows.firstVisible && row <= rows.lastVisible && (!scrollFrom || (row >= scrollFrom.first && row <= scrollFrom.last));
           return (
-            <div
+            <Row
               key={key}
-              {...itemProps?.(item)}
-              id={optionId(id, key)}
-              class={active ? 'vlist__row vlist__row--active' : 'vlist__row'}
-              role="option"
-              aria-selected={active}
-              aria-setsize={items.length}
-              aria-posinset={index + 1}
-              data-row={row}
-              style={
-                grid
-                  ? { position: 'absolute', top: `${row * rowHeight}px`, left: `${column * cellWidth}%`, width: `${cellWidth}%`, height: `${rowHeight}px` }
-                  : { position: 'absolute', top: `${row * rowHeight}px`, left: 0, right: 0, height: `${rowHeight}px` }
-              }
-              onClick={() => {
-                setActiveKey(key);
-                onOpen?.(item, index);
-              }}
-            >
-              {renderRow(item, index, active, visible)}
-            </div>
+              listId={id}
+              itemKey={key}
+              item={item}
+              index={index}
+              setSize={items.length}
+              row={row}
+              column={index % columns}
+              columns={grid ? columns : 0}
+              rowHeight={rowHeight}
+              active={index === activeIndex}
+              visible={row >= rows.firstVisible && row <= rows.lastVisible && (!scrollFrom || (row >= scrollFrom.first && row <= scrollFrom.last))}
+              renderRow={renderRow}
+              itemProps={itemProps}
+            />
           );
         })}
       </div>
     </div>
   );
+}
+
+interface RowProps<T> {
+  listId: string;
+  itemKey: string;
+  item: T;
+  index: number;
+  setSize: number;
+  row: number;
+  column: number;
+  /** A grid's columns; 0: a list. */
+  columns: number;
+  rowHeight: number;
+  active: boolean;
+  visible: boolean;
+  renderRow: VirtualListProps<T>['renderRow'];
+  itemProps: VirtualListProps<T>['itemProps'];
+}
+
+/**
+ * One item's element: rendered again only when one of its props changes, so that a scroll renders
+ * the rows it brings in and none of those that stay (nor does the scroll's settling, but for the
+ * rows whose media may now load).
+ */
+class Row<T> extends Component<RowProps<T>> {
+  override shouldComponentUpdate(next: RowProps<T>): boolean {
+    const now = this.props as unknown as Record<string, unknown>;
+    const then = next as unknown as Record<string, unknown>;
+    for (const name in then) if (then[name] !== now[name]) return true;
+    return false;
+  }
+
+  override render({ listId, itemKey, item, index, setSize, row, column, columns, rowHeight, active, visible, renderRow, itemProps }: RowProps<T>) {
+    const cellWidth = columns ? 100 / columns : 0;
+    return (
+      <div
+        {...itemProps?.(item)}
+        id={optionId(listId, itemKey)}
+        class={active ? 'vlist__row vlist__row--active' : 'vlist__row'}
+        role="option"
+        aria-selected={active}
+        aria-setsize={setSize}
+        aria-posinset={index + 1}
+        data-row={row}
+        style={
+          columns
+            ? { position: 'absolute', top: `${row * rowHeight}px`, left: `${column * cellWidth}%`, width: `${cellWidth}%`, height: `${rowHeight}px` }
+            : { position: 'absolute', top: `${row * rowHeight}px`, left: 0, right: 0, height: `${rowHeight}px` }
+        }
+      >
+        {renderRow(item, index, active, visible)}
+      </div>
+    );
+  }
 }
