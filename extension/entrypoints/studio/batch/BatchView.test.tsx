@@ -1,3 +1,4 @@
+import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { QuoteAnswer } from '@@/shared';
 import { MODEL_IDS as ids } from '@@/shared/catalog/testing/model-ids';
@@ -40,6 +41,18 @@ describe('Studio: batch', { timeout: 20_000 }, () => {
     // The seeds do not change the price: the final form was asked once per model.
     expect(quotedModels().slice(-2).sort()).toEqual([ids.s2, ids.s2fast].sort());
     expect(byTestId<HTMLButtonElement>('launch-batch').disabled).toBe(false);
+  });
+
+  it('keeps every edit made before the next render: none undoes another', async () => {
+    mount(<BatchView handoff={null} onHandoffTaken={() => {}} />);
+    await vi.waitFor(() => byLabel<HTMLSelectElement>('Model'), { timeout: 8000 });
+    const [first, second] = allByTestId<HTMLInputElement>('batch-model');
+    // Two changes in one task, as a fast member or an effect and a click can make them.
+    act(() => {
+      first!.click();
+      second!.click();
+    });
+    expect(allByTestId<HTMLInputElement>('batch-model').filter((box) => box.checked)).toHaveLength(2);
   });
 
   it('refuses to launch what the budget cannot hold, saying why', async () => {

@@ -68,14 +68,16 @@ export function BatchView({ handoff, onHandoffTaken }: BatchViewProps) {
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const [launching, setLaunching] = useState(false);
   const [shownId, setShownId] = useState<string | null>(null);
-  const update = (next: Partial<Saved>) => {
-    const merged = { ...state, ...next };
-    setState(merged);
-    localStorage.setItem(FORM_KEY, JSON.stringify({ ...merged, form: { ...merged.form, references: merged.form.references.filter((r) => r.source !== 'file') } }));
-  };
+  // Merged into the state as it is when applied, not as this render saw it: an effect (the model
+  // list arriving) and the member's edits before the next render must not undo each other.
+  const update = (next: Partial<Saved> | ((current: Saved) => Partial<Saved>)) =>
+    setState((current) => ({ ...current, ...(typeof next === 'function' ? next(current) : next) }));
+  useEffect(() => {
+    localStorage.setItem(FORM_KEY, JSON.stringify({ ...state, form: { ...state.form, references: state.form.references.filter((r) => r.source !== 'file') } }));
+  }, [state]);
   useEffect(() => {
     if (!models.length) return;
-    if (!models.some((m) => m.id === state.form.model)) update({ form: { ...state.form, model: models[0]!.id } });
+    update((current) => (models.some((m) => m.id === current.form.model) ? {} : { form: { ...current.form, model: models[0]!.id } }));
   }, [models.length]);
   useEffect(() => {
     if (!handoff) return;
@@ -176,7 +178,10 @@ export function BatchView({ handoff, onHandoffTaken }: BatchViewProps) {
                     type="checkbox"
                     data-testid="batch-model"
                     checked={state.also.includes(m.id)}
-                    onChange={(e) => update({ also: (e.currentTarget as HTMLInputElement).checked ? [...state.also, m.id] : state.also.filter((id) => id !== m.id) })}
+                    onChange={(e) => {
+                      const checked = (e.currentTarget as HTMLInputElement).checked;
+                      update((current) => ({ also: checked ? [...current.also.filter((id) => id !== m.id), m.id] : current.also.filter((id) => id !== m.id) }));
+                    }}
                   />
                   <label for={`batch-also-${m.id}`}>{m.label}</label>
                 </div>
