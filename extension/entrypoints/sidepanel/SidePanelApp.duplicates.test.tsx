@@ -2,24 +2,19 @@ import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { button, click, mount, unmount } from '@/components/dom-testing';
-import type { Pixels } from '@/lib/library/image-hash';
+import { GRADIENT } from '@/lib/library/testing/gradient-pixels';
 import { setLocale } from '@/lib/i18n/translate';
 import type { SavePageMediaMessage } from '@/lib/messaging/extension-messages';
 import type { PageMediaScan, RawMedia } from '@/lib/page-media/collect-page-media';
 import { db } from '@/lib/storage/database';
 import { assetRecord, type BrowserMocks, connect, putGroup, resetState } from '@/lib/testing/test-setup';
 
-/** Every decoded image is this gradient (happy-dom decodes none): the library's "sunset" is the same picture. */
-const gradient: Pixels = (() => {
-  const data = new Uint8ClampedArray(64 * 64 * 4);
-  for (let i = 0; i < 64 * 64; i++) data.set([(i % 64) * 4, (i >> 6) * 4, 128, 255], i * 4);
-  return { width: 64, height: 64, data };
-})();
-vi.mock('@/lib/library/decode-pixels', () => ({ canDecodePixels: () => true, decodePixels: async () => gradient }));
+// Every image decodes to one gradient (happy-dom decodes none): the library's "sunset" is the same picture.
+vi.mock('@/lib/library/decode-pixels', async () => (await import('@/lib/library/testing/gradient-pixels')).decodesAsGradient);
 
 const { pixelHash } = await import('@/lib/library/image-hash');
 const { SidePanelApp } = await import('@/entrypoints/sidepanel/SidePanelApp');
-const HASH = pixelHash(gradient)!;
+const HASH = pixelHash(GRADIENT)!;
 
 const PAGE = 'https://www.example.com/gallery/';
 const RAW: RawMedia[] = [

@@ -1,22 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Browser } from 'wxt/browser';
-import type { Pixels } from '@/lib/library/image-hash';
+import { GRADIENT } from '@/lib/library/testing/gradient-pixels';
 import { syncSoon } from '@/lib/messaging/sync-soon';
 import { db } from '@/lib/storage/database';
 import type { FakeProxy } from '@/lib/testing/fake-proxy';
 import { assetRecord, backgroundTestbed, type BrowserMocks, connect, putGroup, shown } from '@/lib/testing/test-setup';
 
-/** Every decoded image is this gradient (happy-dom decodes none). */
-const gradient: Pixels = (() => {
-  const data = new Uint8ClampedArray(64 * 64 * 4);
-  for (let i = 0; i < 64 * 64; i++) data.set([(i % 64) * 4, (i >> 6) * 4, 128, 255], i * 4);
-  return { width: 64, height: 64, data };
-})();
-vi.mock('@/lib/library/decode-pixels', () => ({ canDecodePixels: () => true, decodePixels: async () => gradient }));
+// Every image decodes to one gradient (happy-dom decodes none).
+vi.mock('@/lib/library/decode-pixels', async () => (await import('@/lib/library/testing/gradient-pixels')).decodesAsGradient);
 
 const { pixelHash } = await import('@/lib/library/image-hash');
 const { onMenuClick } = await import('@/lib/background/menu-click');
-const HASH = pixelHash(gradient)!;
+const HASH = pixelHash(GRADIENT)!;
 
 const IMAGE = 'https://cdn.example.com/photos/red-fox.jpg';
 const tab = { id: 7, title: 'Fox gallery', index: 0, pinned: false, highlighted: false, windowId: 1, active: true, incognito: false } as Browser.tabs.Tab;

@@ -1,17 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Pixels } from '@/lib/library/image-hash';
+import { GRADIENT } from '@/lib/library/testing/gradient-pixels';
 import { addLocalFiles } from '@/lib/saving/local-files';
 import { db } from '@/lib/storage/database';
 import { pngBytes } from '@/lib/testing/media-bytes';
 import { assetRecord, putGroup, resetState } from '@/lib/testing/test-setup';
 
-/** Every decoded file is this gradient (happy-dom decodes no images): its hash is the library's. */
-const gradient: Pixels = (() => {
-  const data = new Uint8ClampedArray(64 * 64 * 4);
-  for (let i = 0; i < 64 * 64; i++) data.set([(i % 64) * 4, (i >> 6) * 4, 128, 255], i * 4);
-  return { width: 64, height: 64, data };
-})();
-vi.mock('@/lib/library/decode-pixels', () => ({ decodePixels: async () => gradient }));
+// Every decoded file is one gradient (happy-dom decodes no images): its hash is the library's.
+vi.mock('@/lib/library/decode-pixels', async () => (await import('@/lib/library/testing/gradient-pixels')).decodesAsGradient);
 
 const { pixelHash } = await import('@/lib/library/image-hash');
 
@@ -19,7 +14,7 @@ beforeEach(async () => {
   await resetState();
   await putGroup({ id: 'g1', name: 'Moodboard' });
   await putGroup({ id: 'g2', name: 'Shared refs', role: 'editor', owner: { id: 'm2', name: 'Ada' } });
-  await (await db()).put('assets', assetRecord({ localId: 'old', groupId: 'g2', name: 'sunset', status: 'Active', pixelHash: pixelHash(gradient)! }));
+  await (await db()).put('assets', assetRecord({ localId: 'old', groupId: 'g2', name: 'sunset', status: 'Active', pixelHash: pixelHash(GRADIENT)! }));
 });
 
 const png = () => new File([pngBytes()], 'copy.png', { type: 'image/png' });
@@ -37,7 +32,7 @@ describe('adding a file that nearly repeats an image in the library', () => {
     const [result] = await addLocalFiles('g1', [png()], { onNearDuplicate: async () => 'add' });
     expect(result).toMatchObject({ ok: true });
     const added = await (await db()).get('assets', (result as { localId: string }).localId);
-    expect(added?.pixelHash).toBe(pixelHash(gradient));
+    expect(added?.pixelHash).toBe(pixelHash(GRADIENT));
     expect(added?.source).toMatchObject({ how: 'file' });
   });
 });

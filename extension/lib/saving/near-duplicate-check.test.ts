@@ -1,23 +1,18 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Pixels } from '@/lib/library/image-hash';
+import { GRADIENT } from '@/lib/library/testing/gradient-pixels';
 import { db } from '@/lib/storage/database';
 import { assetRecord, putGroup, resetState } from '@/lib/testing/test-setup';
 
-/** Every decoded image is this gradient (happy-dom decodes none): its hash is the library's. */
-const gradient: Pixels = (() => {
-  const data = new Uint8ClampedArray(64 * 64 * 4);
-  for (let i = 0; i < 64 * 64; i++) data.set([(i % 64) * 4, (i >> 6) * 4, 128, 255], i * 4);
-  return { width: 64, height: 64, data };
-})();
+// Every decoded image is GRADIENT (happy-dom decodes none): its hash is the library's.
 const decode = vi.hoisted(() => ({ can: true, calls: 0 }));
 vi.mock('@/lib/library/decode-pixels', () => ({
   canDecodePixels: () => decode.can,
-  decodePixels: async () => (decode.calls++, gradient),
+  decodePixels: async () => (decode.calls++, (await import('@/lib/library/testing/gradient-pixels')).GRADIENT),
 }));
 
 const { pixelHash } = await import('@/lib/library/image-hash');
 const { cachedHashOfAddress, hashAddresses, hashOfAddress, LINK_HASH_MAX_BYTES, pageItemsNearDuplicates } = await import('@/lib/saving/near-duplicate-check');
-const HASH = pixelHash(gradient)!;
+const HASH = pixelHash(GRADIENT)!;
 
 /** A fetch answering `body` with these headers (a stream, as the network gives it). */
 function answering(body: Uint8Array, headers: Record<string, string> = { 'content-type': 'image/png' }, status = 200) {
