@@ -36,6 +36,8 @@ export default defineConfig({
     // The proxy's one-line request logs are checked through console spies; printed, they would
     // bury the output (a fuzz run writes hundreds of thousands).
     onConsoleLog: (log) => !log.startsWith('{"time":'),
+    // Where the time went, per project and per file, printed at the end and kept in test-results/.
+    reporters: ['default', './test/support/timing-reporter.ts'],
     projects: [
       {
         test: {
