@@ -43,7 +43,7 @@ describe('adding a plain picture beside another plain picture in the library', (
   });
 
   it('asks about the same file again, and about the same colour encoded otherwise', async () => {
-    const ask = vi.fn(async () => 'open' as const);
+    const ask = vi.fn(async (_name: string) => 'open' as const);
     await addLocalFiles('g1', [file('red again.png', RED), file('red re-encoded.png', [221, 31, 29], 2)], { onNearDuplicate: ask });
     expect(ask.mock.calls.map(([name]) => name)).toEqual(['red again.png', 'red re-encoded.png']);
     expect(await (await db()).count('assets')).toBe(1);
