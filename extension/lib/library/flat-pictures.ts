@@ -81,7 +81,7 @@ export function flatPrint(sha256: string, stats: PictureStats): string {
 
 const PRINT = /^flat:([0-9a-f]{64})(?::([0-9a-f]{6}))?$/;
 /** Whether a value is a print flatPrint makes (stored records and messages are checked with it). */
-export const isFlatPrint = (value: unknown): value is string => typeof value === 'string' && value.length <= 77 && PRINT.test(value);
+export const isFlatPrint = (value: unknown): value is string => typeof value === 'string' && value.length <= 76 && PRINT.test(value);
 
 const colourOf = (hex: string) => [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
 
