@@ -67,6 +67,15 @@ describe('deleted assets and lost roles', () => {
     expect(await memberRows(editor, 'SELECT * FROM asset_removals')).toEqual([]);
   });
 
+  it('the owner deletes the group: its assets are gone for the owner and for the editor', async () => {
+    const { owner, editor, g, x, y } = await sharedGroup();
+    expect((await api(owner, 'DeleteAssetGroup', { Id: g })).error).toBeUndefined();
+    for (const m of [owner, editor]) {
+      expect(await statuses(m, [x, y]), m.name).toEqual([]);
+      expect(await sources(m, [x, y]), m.name).toEqual([]);
+    }
+  });
+
   it('a role taken away: the ex-editor learns nothing of the asset they added nor of the others; the owner still sees them', async () => {
     const { owner, editor, g, x, y } = await sharedGroup();
     await shared(owner, g, { members: { [editor.id]: 'none' } });
