@@ -19,6 +19,9 @@ export interface OutboundUrlOptions {
   selfOrigin?: string;
 }
 
+/** The problem of a URL on the proxy's own origin (the routes answer it as they did before this rule). */
+export const OWN_ORIGIN_PROBLEM = 'must not be the proxy itself (its own origin)';
+
 /** Why the proxy refuses to POST to `value`, or null: host names and addresses, then its own origin. */
 export function outboundUrlProblem(value: string, options: OutboundUrlOptions = {}): string | null {
   let url: URL;
@@ -30,7 +33,7 @@ export function outboundUrlProblem(value: string, options: OutboundUrlOptions = 
   const host = hostKind(url.hostname);
   if (host.kind === 'refused') return `must not be ${host.what}: the proxy posts only to public hosts`;
   if (host.kind === 'loopback' && !options.allowLoopback) return `must not be a loopback host (${url.hostname}): the proxy posts only to public hosts`;
-  if (options.selfOrigin && isSelf(url, host.kind, options.selfOrigin)) return 'must not be the proxy itself (its own origin)';
+  if (options.selfOrigin && isSelf(url, host.kind, options.selfOrigin)) return OWN_ORIGIN_PROBLEM;
   return null;
 }
 
