@@ -231,12 +231,12 @@ export class TeamLedger extends DurableObject<ProxyEnv> {
     this.ctx.waitUntil(sent);
   }
 
-  #alertRefusalLogged = false;
+  #alertRefusalLogged: string | null = null;
 
-  /** A refused ALERT_WEBHOOK_URL is never posted to; said once per object in the log (and on the console's webhook page). */
+  /** A refused ALERT_WEBHOOK_URL is never posted to; said once per object and reason in the log (and on the console's webhook page). */
   #alertUrlRefused(problem: string): void {
-    if (this.#alertRefusalLogged) return;
-    this.#alertRefusalLogged = true;
+    if (this.#alertRefusalLogged === problem) return;
+    this.#alertRefusalLogged = problem;
     console.error(JSON.stringify({ level: 'error', message: `ALERT_WEBHOOK_URL is not posted to: it ${problem} (docs/webhooks.md).` }));
   }
 
