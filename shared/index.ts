@@ -2,6 +2,7 @@
 export * from './limits';
 export * from './validation';
 export * from './media-url';
+export * from './outbound-url';
 export * from './request-body';
 export * from './bytes';
 export * from './admin';

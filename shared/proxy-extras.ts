@@ -49,6 +49,8 @@ export const healthSchema = v.object({
   config: v.optional(v.literal('incomplete')),
   /** The settings a deployment still lacks. */
   missing: v.optional(v.array(v.string())),
+  /** Settings that are set but refused (ALERT_WEBHOOK_URL on a host the proxy does not post to): named, never their value. */
+  refused: v.optional(v.array(v.string())),
 });
 
 // --- member extras: /proxy/* ---

@@ -12,6 +12,7 @@ import { readScope, SCOPE_SCHEMA, scopeExpired, writeScope } from '../domain/mem
 import { ADDED_LABEL, ROTATED_LABEL, TokenBook } from '../domain/members/member-tokens';
 import { hashToken, newToken } from '../domain/members/token';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
+import { allowHttpMedia } from '../infra/settings/proxy-settings';
 import { assetHolderPort, auditPort, ledgerPort, rosterPort, sourceHolderPort, teamLibraryPort, teamWebhookPort } from './object-stubs';
 import { WebhookOutbox, type HandedEvent } from '../domain/webhooks/webhook-outbox';
 import { AssetFollower, ASSET_EVENTS } from '../domain/tracking/asset-follower';
@@ -78,7 +79,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
       ended: (taskId, status, answer) => this.#webhooks.emit(`task.${status}`, answer, { source: `task:${taskId}`, handTo: ['team'] }),
     });
     // Events of the member's tasks and assets: to the member's webhook, and handed to the team's.
-    this.#webhooks = new WebhookOutbox({ sql: this.ctx.storage.sql, hand: (_team, event) => teamWebhookPort(env).acceptEvent(event), armAlarm: () => this.#armAlarm() });
+    this.#webhooks = new WebhookOutbox({ sql: this.ctx.storage.sql, hand: (_team, event) => teamWebhookPort(env).acceptEvent(event), armAlarm: () => this.#armAlarm(), allowLoopback: allowHttpMedia(env) });
     this.#assets = new AssetFollower({
       sql: this.ctx.storage.sql,
       env,

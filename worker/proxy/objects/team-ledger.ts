@@ -22,6 +22,7 @@ import {
   type UsageView,
 } from '../../../shared';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
+import { alertWebhookProblem, allowHttpMedia } from '../infra/settings/proxy-settings';
 import { WebhookOutbox, type HandedEvent } from '../domain/webhooks/webhook-outbox';
 import { answerWebhookCall, type WebhookCall } from '../domain/webhooks/webhook-calls';
 import { memberWebhookPort } from './object-stubs';
@@ -60,6 +61,7 @@ export class TeamLedger extends DurableObject<ProxyEnv> {
       // `member:<id>`: an alert of that member's budget, for the member's own webhook.
       hand: (destination, event) => memberWebhookPort(env, destination.slice('member:'.length)).acceptEvent(event),
       armAlarm: () => this.#armAlarm(),
+      allowLoopback: allowHttpMedia(env),
     });
   }
 
@@ -219,12 +221,23 @@ export class TeamLedger extends DurableObject<ProxyEnv> {
     }
     const url = this.env.ALERT_WEBHOOK_URL;
     if (!url) return;
+    const refused = alertWebhookProblem(this.env);
+    if (refused) return this.#alertUrlRefused(refused);
     // One after another, in the order raised, so a chat channel reads 80 % before 95 %.
     const sent = this.#webhookQueue.then(async () => {
       for (const alert of alerts) await postWebhook(url, webhookPayload(alert, currency, alert.scope === 'team' ? null : memberName));
     });
     this.#webhookQueue = sent;
     this.ctx.waitUntil(sent);
+  }
+
+  #alertRefusalLogged: string | null = null;
+
+  /** A refused ALERT_WEBHOOK_URL is never posted to; said once per object and reason in the log (and on the console's webhook page). */
+  #alertUrlRefused(problem: string): void {
+    if (this.#alertRefusalLogged === problem) return;
+    this.#alertRefusalLogged = problem;
+    console.error(JSON.stringify({ level: 'error', message: `ALERT_WEBHOOK_URL is not posted to: it ${problem} (docs/webhooks.md).` }));
   }
 
   // --- what members see ---
