@@ -68,16 +68,19 @@ const upstream = async () => count(await sandbox.stats());
 const bodyOf = (answer: FuzzAnswer) => answer.json as any;
 
 async function run<T>(name: string, cases: fc.Arbitrary<T>, send: (input: T) => Promise<Response>, stored: (answer: FuzzAnswer) => string | null, afterEach?: (answer: FuzzAnswer | null) => Promise<void>) {
-  assertNoViolations(
-    await fuzzRoute(report, {
-      name,
-      cases,
-      send,
-      upstream,
-      check: (_input, answer) => (answer.status < 300 ? stored(answer) : null),
-      ...(afterEach ? { afterEach: (_input: T, answer: FuzzAnswer | null) => afterEach(answer) } : {}),
-    }),
-  );
+  const stats = await fuzzRoute(report, {
+    name,
+    cases,
+    send,
+    upstream,
+    // A 302 is /connect/access handing a token over: its label was stored.
+    check: (_input, answer) => (answer.status < 400 ? stored(answer) : null),
+    ...(afterEach ? { afterEach: (_input: T, answer: FuzzAnswer | null) => afterEach(answer) } : {}),
+  });
+  // An unpaired surrogate in a case's description breaks the test runner's report: escaped.
+  const escape = (text: string) => text.replace(new RegExp(REMOVED.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  for (const violation of stats.violations) Object.assign(violation, { input: escape(violation.input), problem: escape(violation.problem) });
+  assertNoViolations(stats);
 }
 
 const json = (who: Member) => ({ Authorization: `Bearer ${who.token}`, 'Content-Type': 'application/json' });
