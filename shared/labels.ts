@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 
 /**
- * The one rule for every label the proxy stores from people (docs/identity.md#labels): member
+ * The one rule for every label the proxy stores from people (docs/identity.md#labels-one-rule-for-names-people-give): member
  * names, token labels, source titles, upload names. A label shows in the console, the team list,
  * sharing views and the gallery, so it must read as what it is: a right-to-left override makes
  * `photo<U+202E>gpj.exe` show as `photoexe.jpg`, a NUL or a bell hides in a list and breaks copies.

@@ -9,7 +9,7 @@ import { adminHeaders, appFetch, mediaUrl, proxyEnv, recordSeen, sandbox, type M
 import { asset, count, group, member } from './testing/proxy-test-steps';
 
 /**
- * Property tests of the label rule (shared/labels.ts, docs/identity.md#labels) on every route that
+ * Property tests of the label rule (shared/labels.ts, docs/identity.md#labels-one-rule-for-names-people-give) on every route that
  * stores a label: member names, token labels (`POST /proxy/tokens`, member sign-in's `label`) and
  * source titles. Labels are built from the characters the rule removes (controls, bidirectional
  * overrides and isolates, unpaired surrogates), accents to compose, emoji, spaces, and lengths at

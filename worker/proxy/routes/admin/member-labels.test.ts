@@ -5,7 +5,7 @@ import { member } from '../../testing/proxy-test-steps';
 import { memberTokens } from '../../testing/leak-guard';
 
 /**
- * The label rule (shared/labels.ts, docs/identity.md#labels) on the routes that store member names
+ * The label rule (shared/labels.ts, docs/identity.md#labels-one-rule-for-names-people-give) on the routes that store member names
  * and token labels: what is stored, listed and shown to teammates is the cleaned label; nothing left
  * is a 400 naming the field.
  */
