@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { ASSET_BATCH_MAX, assetIdBatchSchema } from './asset-ids';
 import { dropHiddenCharacters, labelOrNullField } from './labels';
-import { strictObjectMessage } from './validation';
+import { recordOf, strictObjectMessage } from './validation';
 
 /**
  * Provenance of an asset (docs/proxy-api.md#asset-sources): where the extension captured it. The
@@ -98,5 +98,5 @@ export type SourceLookup = v.InferInput<typeof sourceLookupSchema>;
  * The answer of `POST /proxy/sources`: a source per asset id the caller may read that has one. An
  * id the caller may not read, or with no source, is left out (never said which of the two).
  */
-export const sourceLookupAnswerSchema = v.object({ sources: v.record(v.string(), assetSourceSchema) });
+export const sourceLookupAnswerSchema = v.object({ sources: recordOf(v.string(), assetSourceSchema) });
 export type SourceLookupAnswer = v.InferOutput<typeof sourceLookupAnswerSchema>;

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { TASK_STATUSES } from './video/task';
 import { arkbridgeFieldSchema } from './gateway/arkbridge-field';
-import { strictObjectMessage } from './validation';
+import { recordOf, strictObjectMessage } from './validation';
 
 /**
  * Shapes of the proxy's answers that have no schema elsewhere: its error object, the `/api/v3`
@@ -83,7 +83,7 @@ const catalogModelSchema = v.looseObject({
   id: v.string(),
   label: v.string(),
   modes: v.array(v.picklist(['text', 'first_frame', 'first_last', 'reference'])),
-  parameters: v.record(v.string(), v.looseObject({ type: v.picklist(['enum', 'integer', 'boolean']) })),
+  parameters: recordOf(v.string(), v.looseObject({ type: v.picklist(['enum', 'integer', 'boolean']) })),
   references: v.nullable(v.looseObject({})),
   assetRefs: v.boolean(),
   dataUriImages: v.boolean(),
