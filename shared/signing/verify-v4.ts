@@ -46,7 +46,8 @@ const X_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
 const encoder = new TextEncoder();
 
 const refuse = (rule: VerifyRule, message: string): Verification => ({ ok: false, code: 'SignatureDoesNotMatch', rule, message });
-const span = (seconds: number): string => (seconds % 60 === 0 ? `${seconds / 60} minutes` : `${seconds} seconds`);
+const plural = (count: number, unit: string): string => `${count} ${unit}${count === 1 ? '' : 's'}`;
+const span = (seconds: number): string => (seconds % 60 === 0 ? plural(seconds / 60, 'minute') : plural(seconds, 'second'));
 
 async function hmacHex(key: CryptoKey | Uint8Array, data: string): Promise<string> {
   if (key instanceof Uint8Array) return hmacSha256Hex(hmacKey(key), [data]);
