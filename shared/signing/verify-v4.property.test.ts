@@ -68,7 +68,7 @@ function tamper(sent: Sent, part: number, at: number, pick: number): Sent {
   if (target === 'body') {
     if (sent.body.length === 0) return { ...sent, body: new Uint8Array([pick % 256]) };
     const body = Uint8Array.from(sent.body);
-    body[at % body.length] ^= 1 + (pick % 255);
+    body[at % body.length] = body[at % body.length]! ^ (1 + (pick % 255));
     return { ...sent, body };
   }
   if (target === 'query') {

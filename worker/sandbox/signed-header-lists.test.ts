@@ -14,7 +14,7 @@ const QUERY = '/api/v3?Action=ListAssetGroups&Version=2024-01-01';
 async function signed(list: string[], extra?: Record<string, string>, body = '{"PageSize":5}') {
   const url = new URL(QUERY, ORIGIN);
   const { headers, body: bytes } = await new Signer(DEV, list).sign(url, body, undefined, extra);
-  return { headers: { ...headers } as Record<string, string>, body: bytes };
+  return { headers: { ...headers } as Record<string, string>, body: bytes as Uint8Array };
 }
 
 async function send(req: { headers: Record<string, string>; body: Uint8Array }) {
