@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { labelField } from './labels';
 import { memberEmailField, memberScopeSchema, type MemberScope } from './member-identity';
 import { strictObjectMessage } from './validation';
 
@@ -17,10 +18,14 @@ export interface MemberProfile {
   scope: MemberScope;
 }
 
+/** A member's name: at most this many characters, by the label rule (shared/labels.ts). */
+export const MEMBER_NAME_MAX = 100;
+export const memberNameField = labelField(MEMBER_NAME_MAX);
+
 /** `POST /admin/members`. */
 export const memberAddSchema = v.strictObject(
   {
-    name: v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(100, 'must be at most 100 characters')),
+    name: memberNameField,
     email: v.optional(memberEmailField),
   },
   strictObjectMessage('is not a field of this call'),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { labelField } from './labels';
 import { strictObjectMessage } from './validation';
 
 /**
@@ -56,7 +57,11 @@ export type MemberScope = v.InferOutput<typeof memberScopeSchema>;
 
 export const OPEN_SCOPE: MemberScope = { models: null, expiresAt: null };
 
-const email = v.pipe(
+/**
+ * A member's email, as `POST /admin/members` checks it and as auto-enrolment by Cloudflare Access
+ * checks the email of the assertion (docs/identity.md): one check for both.
+ */
+export const memberEmailSchema = v.pipe(
   v.string('must be an email address'),
   v.trim(),
   v.maxLength(254, 'must be at most 254 characters'),
@@ -64,17 +69,14 @@ const email = v.pipe(
 );
 
 /** A member's email, the one Cloudflare Access names them by (`null`: none). */
-export const memberEmailField = v.nullable(email);
+export const memberEmailField = v.nullable(memberEmailSchema);
 
 /** `PUT /admin/members/:id/email`. */
 export const memberEmailChangeSchema = v.strictObject({ email: memberEmailField }, strictObjectMessage('is not a field of this call'));
 
-const label = v.pipe(
-  v.string('must be a string'),
-  v.trim(),
-  v.nonEmpty('must not be empty'),
-  v.maxLength(TOKEN_LABEL_MAX, `must be at most ${TOKEN_LABEL_MAX} characters`),
-);
+/** A token's label, by the label rule (shared/labels.ts): `POST /proxy/tokens` and member sign-in's `label`. */
+export const tokenLabelField = labelField(TOKEN_LABEL_MAX);
+const label = tokenLabelField;
 
 /** `POST /proxy/tokens`: a new token of the calling member, for one browser. */
 export const tokenCreateSchema = v.strictObject({ label }, strictObjectMessage('is not a field of this call'));

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { ASSET_BATCH_MAX, assetIdBatchSchema } from './asset-ids';
-import { strictObjectMessage } from './validation';
+import { dropHiddenCharacters, labelOrNullField } from './labels';
+import { recordOf, strictObjectMessage } from './validation';
 
 /**
  * Provenance of an asset (docs/proxy-api.md#asset-sources): where the extension captured it. The
@@ -19,12 +20,11 @@ export const SOURCE_TITLE_MAX = 300;
 export const SOURCE_BATCH_MAX = ASSET_BATCH_MAX;
 
 /**
- * Dropped from a source's URL and title before they are stored: control characters, and the
- * bidirectional embeddings, overrides and isolates (U+202A..U+202E, U+2066..U+2069), which could
- * make a title read backwards in a teammate's list.
+ * What a source's URL loses before it is stored: the label rule's removed characters
+ * (shared/labels.ts), which could make it read backwards in a teammate's list. The title follows
+ * the whole label rule.
  */
-export const SOURCE_DROPPED = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-export const stripSourceText = (text: string): string => text.replace(SOURCE_DROPPED, '');
+export const stripSourceText = dropHiddenCharacters;
 
 const httpUrl = (raw: string): boolean => {
   try {
@@ -45,14 +45,8 @@ const pageUrl = v.nullable(
   ),
 );
 
-/** Stripped; an empty title is null. */
-const pageTitle = v.nullable(
-  v.pipe(
-    v.string('must be a string or null'),
-    v.maxLength(SOURCE_TITLE_MAX, `must be at most ${SOURCE_TITLE_MAX} characters`),
-    v.transform((t) => stripSourceText(t).trim() || null),
-  ),
-);
+/** By the label rule (shared/labels.ts); a title with nothing left is null. */
+const pageTitle = v.nullable(labelOrNullField(SOURCE_TITLE_MAX, 'must be a string or null'));
 
 /** ISO 8601 with a time and a zone (`Date.prototype.toISOString()` gives one); answered normalised to UTC. */
 const capturedAt = v.pipe(
@@ -104,5 +98,5 @@ export type SourceLookup = v.InferInput<typeof sourceLookupSchema>;
  * The answer of `POST /proxy/sources`: a source per asset id the caller may read that has one. An
  * id the caller may not read, or with no source, is left out (never said which of the two).
  */
-export const sourceLookupAnswerSchema = v.object({ sources: v.record(v.string(), assetSourceSchema) });
+export const sourceLookupAnswerSchema = v.object({ sources: recordOf(v.string(), assetSourceSchema) });
 export type SourceLookupAnswer = v.InferOutput<typeof sourceLookupAnswerSchema>;

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { TASK_STATUSES } from './video/task';
 import { arkbridgeFieldSchema } from './gateway/arkbridge-field';
-import { strictObjectMessage } from './validation';
+import { recordOf, strictObjectMessage } from './validation';
 
 /**
  * Shapes of the proxy's answers that have no schema elsewhere: its error object, the `/api/v3`
@@ -49,6 +49,8 @@ export const healthSchema = v.object({
   config: v.optional(v.literal('incomplete')),
   /** The settings a deployment still lacks. */
   missing: v.optional(v.array(v.string())),
+  /** Settings that are set but refused (ALERT_WEBHOOK_URL on a host the proxy does not post to): named, never their value. */
+  refused: v.optional(v.array(v.string())),
 });
 
 // --- member extras: /proxy/* ---
@@ -81,7 +83,7 @@ const catalogModelSchema = v.looseObject({
   id: v.string(),
   label: v.string(),
   modes: v.array(v.picklist(['text', 'first_frame', 'first_last', 'reference'])),
-  parameters: v.record(v.string(), v.looseObject({ type: v.picklist(['enum', 'integer', 'boolean']) })),
+  parameters: recordOf(v.string(), v.looseObject({ type: v.picklist(['enum', 'integer', 'boolean']) })),
   references: v.nullable(v.looseObject({})),
   assetRefs: v.boolean(),
   dataUriImages: v.boolean(),

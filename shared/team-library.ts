@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { strictObjectMessage } from './validation';
+import { recordOf, strictObjectMessage } from './validation';
 
 /**
  * Shapes of the team library (docs/team-library.md): shared groups with roles, transfer of a
@@ -23,7 +23,7 @@ export const sharingChangeSchema = v.strictObject(
     team: v.optional(role),
     members: v.optional(
       v.pipe(
-        v.record(v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters')), role),
+        recordOf(v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters')), role),
         v.check((m) => Object.keys(m).length <= 1000, 'must name at most 1000 members'),
       ),
     ),
@@ -39,7 +39,7 @@ export const groupSharingSchema = v.pipe(
     name: v.string(),
     owner: memberRef,
     team: role,
-    members: v.pipe(v.record(v.string(), role), v.description('Per-member roles, overriding `team` (`none` excludes a member from a team share).')),
+    members: v.pipe(recordOf(v.string(), role), v.description('Per-member roles, overriding `team` (`none` excludes a member from a team share).')),
   }),
   v.metadata({ ref: 'GroupSharing' }),
 );
@@ -77,7 +77,7 @@ export const memberGroupListSchema = v.object({
       groupId: v.string(),
       name: v.pipe(v.nullable(v.string()), v.description('null when the service could not be asked.')),
       team: role,
-      members: v.record(v.string(), role),
+      members: recordOf(v.string(), role),
     }),
   ),
 });
@@ -97,7 +97,7 @@ export const galleryItemSchema = v.pipe(
     taskId: v.string(),
     member: memberRef,
     model: v.string(),
-    request: v.pipe(v.nullable(v.record(v.string(), v.unknown())), v.description('The create body as the proxy sent it; null for a task older than the record of it.')),
+    request: v.pipe(v.nullable(recordOf(v.string(), v.unknown())), v.description('The create body as the proxy sent it; null for a task older than the record of it.')),
     cost: v.number(),
     currency: v.string(),
     keptUrl: v.pipe(v.nullable(v.string()), v.description('A fresh signed `/media` address of the kept video; null when none is kept.')),

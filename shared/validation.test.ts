@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { check, issuePath, strictObjectMessage } from './validation';
+import { check, issuePath, recordOf, strictObjectMessage } from './validation';
 
 const schema = v.strictObject(
   {
@@ -90,5 +90,29 @@ describe('issuePath', () => {
     const result = v.safeParse(v.array(v.string()), ['a', 2]);
     expect(result.success).toBe(false);
     if (!result.success) expect(issuePath(result.issues[0])).toBe('[1]');
+  });
+});
+
+describe('recordOf', () => {
+  const roles = v.strictObject({ members: recordOf(v.string(), v.picklist(['viewer', 'editor'], 'must be viewer or editor')) }, strictObjectMessage('unknown'));
+  const parse = (json: string) => check(roles, JSON.parse(json));
+
+  it.each(['__proto__', 'constructor', 'prototype'])('refuses %s as a key, naming it, where v.record drops it', (key) => {
+    const json = `{"members":{"m1":"viewer","${key}":"editor"}}`;
+    expect(check(v.object({ members: v.record(v.string(), v.string()) }), JSON.parse(json)).ok).toBe(true);
+    expect(parse(json)).toEqual({ ok: false, problem: { field: `members.${key}`, message: `members.${key}: is a reserved name and cannot be a key` } });
+  });
+
+  it('refuses a list where v.record takes its indexes as keys', () => {
+    expect(parse('{"members":["viewer"]}')).toEqual({ ok: false, problem: { field: 'members', message: 'members: must be a JSON object' } });
+    expect(check(v.object({ members: recordOf(v.string(), v.string(), 'must map ids to roles') }), { members: [] })).toEqual({
+      ok: false,
+      problem: { field: 'members', message: 'members: must map ids to roles' },
+    });
+  });
+
+  it('takes what v.record takes, and names a bad value by its key', () => {
+    expect(parse('{"members":{"m1":"viewer","toString":"editor"}}')).toEqual({ ok: true, value: { members: { m1: 'viewer', toString: 'editor' } } });
+    expect(parse('{"members":{"m1":"owner"}}')).toEqual({ ok: false, problem: { field: 'members.m1', message: 'members.m1: must be viewer or editor' } });
   });
 });

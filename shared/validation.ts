@@ -50,3 +50,41 @@ export const strictObjectMessage =
     if (issue.path?.length) return 'is required';
     return 'must be a JSON object';
   };
+
+/** Keys a record never takes: valibot's `v.record` drops them silently, so a body would mean less than it says. */
+export const RESERVED_RECORD_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
+
+type RecordKey = v.BaseSchema<string, string | number | symbol, v.BaseIssue<unknown>>;
+
+const isPlainObject = (input: unknown): input is Record<string, unknown> => typeof input === 'object' && input !== null && !Array.isArray(input);
+
+/** The first reserved key an object has, as a valibot issue naming it. */
+const reservedKeyCheck = v.rawCheck<Record<string, unknown>>(({ dataset, addIssue }) => {
+  if (!dataset.typed) return;
+  const input = dataset.value;
+  const reserved = RESERVED_RECORD_KEYS.find((key) => Object.hasOwn(input, key));
+  if (reserved) addIssue({ message: 'is a reserved name and cannot be a key', path: [{ type: 'object', origin: 'key', input, key: reserved, value: input[reserved] }] });
+});
+
+/**
+ * `v.record` for every record of a request or answer: a JSON object only (valibot's takes an array
+ * as one, its indexes as keys), and `__proto__`, `constructor` or `prototype` as a key is an issue
+ * naming it (valibot's drops them without a word). `message` is for a value that is no object.
+ * Still a `record` schema to everything that reads one (the OpenAPI document): only its run is guarded.
+ */
+export function recordOf<const K extends RecordKey, const V extends v.GenericSchema>(key: K, value: V, message = 'must be a JSON object') {
+  const record = v.record(key, value, message);
+  const guard = v.pipe(v.custom<Record<string, unknown>>(isPlainObject, message), reservedKeyCheck);
+  const guarded: typeof record = {
+    ...record,
+    '~run'(dataset, config) {
+      const checked = guard['~run'](dataset as v.UnknownDataset, config);
+      if (checked.issues) return checked as unknown as ReturnType<typeof record['~run']>;
+      return record['~run'](dataset, config);
+    },
+    get '~standard'() {
+      return { ...record['~standard'], validate: (input: unknown) => { const r = v.safeParse(guarded, input); return r.success ? { value: r.output } : { issues: r.issues }; } } as unknown as typeof record['~standard'];
+    },
+  };
+  return guarded;
+}

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { mediaUrlProblem } from './media-url';
-import { strictObjectMessage } from './validation';
+import { recordOf, strictObjectMessage } from './validation';
 
 /**
  * Webhooks of the proxy (docs/webhooks.md): a member's (`/proxy/webhook`) and the team's
@@ -108,7 +108,7 @@ export const webhookEventSchema = v.pipe(
     type: v.picklist(WEBHOOK_EVENTS),
     timestamp: v.pipe(v.string(), v.description('When the event happened, ISO 8601 UTC.')),
     data: v.pipe(
-      v.record(v.string(), v.unknown()),
+      recordOf(v.string(), v.unknown()),
       v.description('task.*: the task as `GET /v1/video/generations/{id}` answers it; asset.*: the asset as the service lists it, with `arkbridge.owner`; budget.alert: the alert.'),
     ),
   }),

@@ -6,7 +6,7 @@
  * - `native`: one WebCrypto HMAC-SHA256 with a cached CryptoKey over a string as long as a string to sign;
  * - `hash-ours`, `hash-noble`, `hash-webcrypto`: the hashing one signature needs (the body's
  *   SHA-256, the canonical request's, one HMAC with a cached key), done with the proxy's SHA-256
- *   (worker/proxy/infra/signing/sha256.ts), with @noble/hashes (its HMAC's pads cached by cloning), and
+ *   (shared/signing/sha256.ts), with @noble/hashes (its HMAC's pads cached by cloning), and
  *   with WebCrypto: why the proxy hashes with its own code.
  */
 import { hmac } from '@noble/hashes/hmac.js';

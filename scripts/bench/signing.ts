@@ -82,7 +82,7 @@ export async function signingSection(goal: number) {
   console.log('\nThe hashing one signature needs (two SHA-256, one HMAC with a cached key), inside workerd, side by side:');
   const { hashing } = workerd;
   console.table({
-    "the proxy's SHA-256 (infra/signing/sha256.ts)": { 'per signature': µs(hashing.ours), 'vs the proxy': '1.00x' },
+    "the proxy's SHA-256 (shared/signing/sha256.ts)": { 'per signature': µs(hashing.ours), 'vs the proxy': '1.00x' },
     '@noble/hashes (HMAC pads cached by clone)': { 'per signature': µs(hashing.noble), 'vs the proxy': `${(hashing.noble / hashing.ours).toFixed(2)}x` },
     'WebCrypto (cached CryptoKey)': { 'per signature': µs(hashing.webcrypto), 'vs the proxy': `${(hashing.webcrypto / hashing.ours).toFixed(2)}x` },
   });

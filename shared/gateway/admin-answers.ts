@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { PERIODS, storageUseSchema } from './budgets';
 import { PRICE_UNITS } from './quote';
 import { priceTableSchema } from './prices';
+import { recordOf } from '../validation';
 
 /**
  * The answers of the gateway's admin routes (docs/proxy-api.md, "Budgets and reports"), as schemas:
@@ -103,6 +104,6 @@ export const teamTaskListSchema = v.object({
 /** `GET /admin/audit`, newest first. */
 export const auditListSchema = v.object({
   entries: v.array(
-    v.object({ at: v.string(), actor: v.string(), action: v.string(), target: v.nullable(v.string()), detail: v.record(v.string(), v.unknown()) }),
+    v.object({ at: v.string(), actor: v.string(), action: v.string(), target: v.nullable(v.string()), detail: recordOf(v.string(), v.unknown()) }),
   ),
 });

@@ -72,3 +72,37 @@ describe('priceTableSchema', () => {
     expect(!other.ok && other.problem.field).toBe('table');
   });
 });
+
+describe('a price table is what it means', () => {
+  const put = (models: unknown) => check(priceTableUpdateSchema, JSON.parse(JSON.stringify({ currency: 'CNY', models })));
+  const reserved = (json: string) => check(priceTableUpdateSchema, JSON.parse(`{"currency":"CNY","models":${json}}`));
+
+  it.each([
+    ['a list of models', [], 'models'],
+    ['a list of prices by variant', [{ '*': 1 }], 'models'],
+    ['a model with no price', { m: {} }, 'models.m'],
+    ['a list as the prices of a model', { m: [1] }, 'models.m'],
+    ['an unknown variant key', { m: { cheap: 1 } }, 'models.m.cheap'],
+    ['a price that rounds to 0 micro-units', { m: { '*': 1e-7 } }, 'models.m.*'],
+    ['a price that rounds to 0 micro-units under a variant', { m: { '*': 1, silent: 4.9e-7 } }, 'models.m.silent'],
+  ])('refuses %s, naming %s', (_why, models, field) => {
+    const r = put(models);
+    expect(!r.ok && r.problem.field).toBe(field);
+  });
+
+  it.each([
+    ['{"__proto__":{"*":1}}', 'models.__proto__'],
+    ['{"constructor":{"*":1}}', 'models.constructor'],
+    ['{"m":{"prototype":1}}', 'models.m.prototype'],
+    ['{"m":{"*":1,"__proto__":2}}', 'models.m.__proto__'],
+  ])('refuses the reserved key in %s, naming %s', (json, field) => {
+    const r = reserved(json);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problem).toEqual({ field, message: `${field}: is a reserved name and cannot be a key` });
+  });
+
+  it('takes a free price (0), the smallest micro-unit, and an empty table (every model unpriced)', () => {
+    expect(put({ m: { '*': 0, silent: 0.000001 } })).toEqual({ ok: true, value: { currency: 'CNY', models: { m: { '*': 0, silent: 0.000001 } } } });
+    expect(put({}).ok).toBe(true);
+  });
+});

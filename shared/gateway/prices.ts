@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { MODELS, modelSpec } from '../catalog/models';
-import { strictObjectMessage } from '../validation';
-import { MONEY_MAX } from './money';
+import { recordOf, strictObjectMessage } from '../validation';
+import { MONEY_MAX, toMicros } from './money';
 import { PRICE_UNITS, type PriceUnit } from './quote';
 
 /**
@@ -68,9 +68,13 @@ const price = v.pipe(
   v.finite('must be a finite number'),
   v.minValue(0, 'must not be negative'),
   v.maxValue(MONEY_MAX, `must be at most ${MONEY_MAX}`),
+  // Amounts are kept in micro-units (money.ts): a smaller price would be stored as free.
+  v.check((p) => p === 0 || toMicros(p) > 0, 'must be 0 or at least 0.000001 (smaller rounds to nothing)'),
 );
 const byVariant = v.pipe(
-  v.record(v.pipe(v.string(), v.check((key) => parseVariantKey(key) !== null, VARIANT_KEY_RULE)), price, 'must map variant keys ("*", "720p", "silent", ...) to a price'),
+  recordOf(v.pipe(v.string(), v.check((key) => parseVariantKey(key) !== null, VARIANT_KEY_RULE)), price, 'must map variant keys ("*", "720p", "silent", ...) to a price'),
+  // A model listed with no price would read as priced while pricing nothing.
+  v.check((r) => Object.keys(r).length > 0, 'must list at least one price (remove the model to leave it unpriced)'),
   v.check((r) => Object.keys(r).length <= VARIANTS_MAX, `must list at most ${VARIANTS_MAX} variants`),
 );
 
@@ -79,7 +83,7 @@ const tableEntries = {
   /** What a price is for: a second of video (the default) or a million output tokens. */
   unit: v.optional(v.picklist(PRICE_UNITS, `must be ${PRICE_UNITS.join(' or ')}`)),
   models: v.pipe(
-    v.record(v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(MODEL_ID_MAX, `must be at most ${MODEL_ID_MAX} characters`)), byVariant, 'must map model ids to prices by variant'),
+    recordOf(v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(MODEL_ID_MAX, `must be at most ${MODEL_ID_MAX} characters`)), byVariant, 'must map model ids to prices by variant'),
     v.check((m) => Object.keys(m).length <= MODELS_MAX, `must list at most ${MODELS_MAX} models`),
   ),
   /** Where the prices come from and as of when: shown with them, not used in any sum. */

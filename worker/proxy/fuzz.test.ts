@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIONS, memberBudgetSchema, priceTableSchema, teamBudgetSchema, type Action } from '../../shared';
 import {
   assertNoViolations,
@@ -204,6 +204,45 @@ describe('fuzz: /proxy and /admin', () => {
   it('unknown paths under /proxy, /v1 and /admin', { timeout }, async () => {
     await run('<unknown paths>', fc.tuple(fc.constantFrom('/proxy/', '/v1/', '/admin/', '/'), hostileParam(['me', 'models', 'members'])), ([prefix, rest]) =>
       proxyFetch(`${prefix}${segment(rest)}`, { method: 'POST', headers: prefix === '/admin/' ? adminHeaders() : bearer(), body: '{}' }),
+    );
+  });
+});
+
+describe('fuzz: price tables that mean less than they say', () => {
+  const MODEL_IDS = ['doubao-seedance-1-5-pro-251215', 'doubao-seedance-2-0-260128', 'acme-video-9'];
+  const KEYS = ['*', '720p', 'silent', 'audio', '480p+draft', 'silent+flex'];
+  const good = fc.dictionary(fc.constantFrom(...MODEL_IDS), fc.dictionary(fc.constantFrom(...KEYS), fc.integer({ min: 0, max: 50_000_000 }).map((n) => n / 1e6), { minKeys: 1 }), { minKeys: 1 });
+  /** An own, enumerable key, as JSON.parse makes `__proto__` (a plain assignment would set the prototype). */
+  const withKey = (o: Record<string, unknown>, key: string, value: unknown) => Object.defineProperty({ ...o }, key, { value, enumerable: true, configurable: true, writable: true });
+  type Defect = { models: unknown; field: string };
+  const defect: fc.Arbitrary<Defect> = fc.tuple(good, fc.nat()).chain(([models, pick]) => {
+    const model = Object.keys(models)[pick % Object.keys(models).length]!;
+    const at = (byVariant: unknown): Record<string, unknown> => ({ ...models, [model]: byVariant });
+    return fc.oneof(
+      fc.constant<Defect>({ models: [], field: 'models' }),
+      fc.constant<Defect>({ models: [models[model]], field: 'models' }),
+      fc.constant<Defect>({ models: at({}), field: `models.${model}` }),
+      fc.constant<Defect>({ models: at([1]), field: `models.${model}` }),
+      fc.constantFrom('cheap', 'flex+silent', '720P', '').map((key): Defect => ({ models: at({ ...models[model], [key]: 1 }), field: `models.${model}.${key}` })),
+      fc.constantFrom('__proto__', 'constructor', 'prototype').map((key): Defect => ({ models: withKey(models, key, { '*': 1 }), field: `models.${key}` })),
+      fc.constantFrom('__proto__', 'constructor', 'prototype').map((key): Defect => ({ models: at(withKey(models[model]!, key, 1)), field: `models.${model}.${key}` })),
+      fc.tuple(fc.constantFrom(...KEYS), fc.constantFrom(1e-7, 4.9e-7, -1, -1e-9, '1', null, true)).map(([key, price]): Defect => ({ models: at({ ...models[model], [key]: price }), field: `models.${model}.${key}` })),
+    );
+  });
+
+  it('PUT /admin/prices: a table with a bad key or value is 400 naming its path, and the stored table is unchanged', { timeout }, async () => {
+    const stored = async () => (await proxyFetch('/admin/prices', { headers: adminHeaders() })).text();
+    const put = (table: unknown) => proxyFetch('/admin/prices', { method: 'PUT', headers: adminHeaders(), body: JSON.stringify(table) });
+    expect((await put({ currency: 'CNY', models: { 'acme-video-9': { '*': 1 } } })).status).toBe(200);
+    const before = await stored();
+    await fc.assert(
+      fc.asyncProperty(defect, async ({ models, field }) => {
+        const r = await put({ currency: 'CNY', models });
+        const body = (await r.json()) as { error?: { param?: string } };
+        expect([r.status, body.error?.param], field).toEqual([400, field]);
+        expect(await stored()).toBe(before);
+      }),
+      { numRuns: settings.runs, seed: settings.seed },
     );
   });
 });

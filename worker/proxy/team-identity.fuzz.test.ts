@@ -33,6 +33,7 @@ import app from './index';
 import type { ProxyEnv } from './infra/settings/proxy-env';
 import { documentedApp } from './routes/openapi/openapi-document';
 import { adminHeaders, appFetch, mediaUrl, proxyEnv, recordSeen, sandbox, type Member } from './testing/proxy-test-client';
+import { webhookUrlCase, type UrlCase } from './testing/webhook-url-cases';
 import { asset, count, group, member } from './testing/proxy-test-steps';
 
 /**
@@ -131,6 +132,8 @@ interface RouteOptions {
   issues?: boolean;
   /** false for answers that are not JSON (a page, a HEAD). */
   json?: boolean;
+  /** A further check of each answer: the problem, or null. */
+  check?: (input: any, answer: FuzzAnswer) => string | null;
 }
 
 async function run<T>(name: string, cases: fc.Arbitrary<T>, send: (input: T) => Promise<Response>, o: RouteOptions = {}) {
@@ -144,7 +147,7 @@ async function run<T>(name: string, cases: fc.Arbitrary<T>, send: (input: T) => 
     return { calls: after - reads, state };
   };
   const upstream = o.state ? withState : calls;
-  assertNoViolations(await fuzzRoute(report, { name, cases, send, upstream, json: o.json, check: (_input, answer) => leak(answer, o.issues ?? false) }));
+  assertNoViolations(await fuzzRoute(report, { name, cases, send, upstream, json: o.json, check: (input, answer) => leak(answer, o.issues ?? false) ?? o.check?.(input, answer) ?? null }));
 }
 
 /** A real id or a hostile one. */
@@ -240,6 +243,22 @@ describe('fuzz: webhooks', () => {
       state: () => read('/admin/webhook', { headers: adminHeaders() }),
     });
   });
+
+  // Webhook URLs in the spellings the URL parser folds (docs/webhooks.md): the outcome is judged
+  // against the address or name generated, not against the proxy's rule.
+  for (const [route, headers] of [['/proxy/webhook', () => json(hooks)], ['/admin/webhook', adminHeaders]] as const) {
+    it(`PUT ${route}: webhook URL spellings, 200 or 400 webhook_url_not_allowed as the host deserves`, { timeout }, async () => {
+      await run(`PUT ${route} <url spellings>`, webhookUrlCase(), (c) => appFetch(route, { method: 'PUT', headers: headers(), body: JSON.stringify({ url: c.url, events: ['task.failed'] }) }), {
+        state: () => read(route, { headers: headers() }),
+        check: (c: UrlCase, answer) => {
+          const code = (answer.json as any)?.error?.code;
+          if (c.allowed) return answer.status === 200 ? null : `${c.url} (${c.why}) answered ${answer.status} ${code}, not 200`;
+          if (answer.status !== 400 || code !== 'webhook_url_not_allowed' || (answer.json as any)?.error?.param !== 'url') return `${c.url} (${c.why}) answered ${answer.status} ${code}, not 400 webhook_url_not_allowed`;
+          return null;
+        },
+      });
+    });
+  }
 
   it('the team\'s webhook routes: hostile headers', { timeout }, async () => {
     const headers = fc.tuple(fc.boolean(), hostileHeaders(['Authorization', 'Accept', 'Cookie'])).map(([admin, h]) => ({ ...(admin ? adminHeaders() : {}), ...h }));

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { isPixelHash } from '@/lib/library/image-hash';
 import { libraryMarks } from '@/lib/library/near-duplicates';
+import { isPixelKey } from '@/lib/library/pixel-key';
 import type { PageMediaItem } from '@/lib/page-media/page-media-items';
 import { useDb } from '@/lib/popup/use-db';
 import { assetStore } from '@/lib/storage/asset-store';
@@ -24,7 +24,7 @@ export const MARK_HASH_MAX_ITEMS = 60;
 export function useLibraryMarks(items: readonly PageMediaItem[] = []): (url: string) => string | undefined {
   const library = useDb(readLibrary, ['assets', 'groups']);
   const [hashes, setHashes] = useState<ReadonlyMap<string, string>>(new Map());
-  const anyHashed = useMemo(() => library?.assets.some((a) => isPixelHash(a.pixelHash)) ?? false, [library]);
+  const anyHashed = useMemo(() => library?.assets.some((a) => isPixelKey(a.pixelHash)) ?? false, [library]);
 
   useEffect(() => {
     if (!anyHashed) return;

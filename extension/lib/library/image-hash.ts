@@ -7,6 +7,15 @@ import { bmvbhash } from 'blockhash-core';
  */
 
 export const HASH_BITS = 256;
+
+/**
+ * Bits within which two hashes are the same picture: 10 of 256 (about 4 %). A re-encoded, resized
+ * or re-compressed copy of a picture moves only the blocks that sit right at their band's median, a
+ * handful of bits (the tests measure it); two different pictures differ in about half the bits
+ * (~128), and even similar shots (the same scene a moment later, a crop) differ in dozens. 10 leaves
+ * room for copies while staying far below what two different images share by chance.
+ */
+export const NEAR_DISTANCE = 10;
 /** Hex digits of a hash. */
 export const HASH_HEX_LENGTH = HASH_BITS / 4;
 /** Images smaller than the grid on either side are not hashed (blocks would be under one pixel). */

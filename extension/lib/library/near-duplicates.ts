@@ -1,18 +1,16 @@
-import { hammingDistance, isPixelHash } from '@/lib/library/image-hash';
+import { isPixelKey, pixelDistance } from '@/lib/library/pixel-key';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 
 /**
- * Near duplicates in the library (docs/extension.md, "Duplicates"): an image whose perceptual hash
- * is within NEAR_DISTANCE bits of one already there, or, when its pixels could not be read, a link
- * to the same normalized address.
- *
- * NEAR_DISTANCE = 10 of 256 bits (about 4 %): a re-encoded, resized or re-compressed copy of a
- * picture moves only the blocks that sit right at their band's median, a handful of bits (the tests
- * measure it); two different pictures differ in about half the bits (~128), and even similar shots
- * (the same scene a moment later, a crop) differ in dozens. 10 leaves room for copies while staying
- * far below what two different images share by chance.
+ * Near duplicates in the library (docs/extension.md, "Duplicates"): an image whose pixel key
+ * (lib/library/pixel-key) is within NEAR_DISTANCE bits of one already there (a flat picture: the
+ * same bytes or the same plain colour, never by its hash), or, when its pixels could not be read, a
+ * link to the same normalized address.
  */
-export const NEAR_DISTANCE = 10;
+import { NEAR_DISTANCE } from '@/lib/library/image-hash';
+
+// The distance is the hash's own (image-hash); named here too, where duplicates are found.
+export { NEAR_DISTANCE };
 
 /** Longest address compared (a longer one is compared as it is, unnormalized). */
 const ADDRESS_MAX = 4096;
@@ -42,7 +40,7 @@ export const addressOf = (asset: AssetRecord): string => (asset.capture?.how ===
 
 export interface Candidate {
   url: string;
-  /** Its perceptual hash, when its pixels could be read. */
+  /** Its pixel key (lib/library/pixel-key), when its pixels could be read. */
   pixelHash?: string;
 }
 
@@ -55,15 +53,15 @@ export interface Match {
 
 /**
  * The closest near duplicate of a candidate in the library (Failed records aside), or null: by
- * pixels when both hashes are known, else by normalized address.
+ * pixels when both pixel keys are known (isPixelKey), else by normalized address.
  */
 export function findNearDuplicate(candidate: Candidate, library: readonly AssetRecord[]): Match | null {
   let best: Match | null = null;
   const address = normalizeAddress(candidate.url);
   for (const asset of library) {
     if (asset.status === 'Failed') continue;
-    if (candidate.pixelHash && isPixelHash(asset.pixelHash)) {
-      const distance = hammingDistance(candidate.pixelHash, asset.pixelHash);
+    if (isPixelKey(candidate.pixelHash) && isPixelKey(asset.pixelHash)) {
+      const distance = pixelDistance(candidate.pixelHash, asset.pixelHash);
       if (distance <= NEAR_DISTANCE && (!best || distance < best.distance)) best = { asset, distance, by: 'pixels' };
     } else if (!best && normalizeAddress(addressOf(asset)) === address) {
       best = { asset, distance: 0, by: 'address' };
@@ -72,13 +70,18 @@ export function findNearDuplicate(candidate: Candidate, library: readonly AssetR
   return best;
 }
 
-/** The library's other hashed assets by distance from `asset`'s hash, closest first (at most `limit`). */
+/**
+ * The library's other hashed assets by distance from `asset`'s pixel key, closest first (at most
+ * `limit`); those never the same picture (a flat one beside one with structure, two different flat
+ * ones) are left out.
+ */
 export function similarAssets(asset: AssetRecord, library: readonly AssetRecord[], limit = 20): { asset: AssetRecord; distance: number }[] {
-  if (!isPixelHash(asset.pixelHash)) return [];
-  const hash = asset.pixelHash;
+  if (!isPixelKey(asset.pixelHash)) return [];
+  const key = asset.pixelHash;
   return library
-    .filter((other) => other.localId !== asset.localId && isPixelHash(other.pixelHash))
-    .map((other) => ({ asset: other, distance: hammingDistance(hash, other.pixelHash!) }))
+    .filter((other) => other.localId !== asset.localId && isPixelKey(other.pixelHash))
+    .map((other) => ({ asset: other, distance: pixelDistance(key, other.pixelHash!) }))
+    .filter((found) => Number.isFinite(found.distance))
     .sort((a, b) => a.distance - b.distance)
     .slice(0, limit);
 }
@@ -92,18 +95,18 @@ export function addressIndex(library: readonly AssetRecord[]): Map<string, Asset
 
 /**
  * Marks page media already in the library (the side panel): by normalized address, else, for an
- * image whose hash the panel could read, by pixels (the closest within NEAR_DISTANCE). Answers the
+ * image whose pixel key the panel could read, by pixels (the closest within NEAR_DISTANCE). Answers the
  * asset there, or undefined.
  */
 export function libraryMarks(library: readonly AssetRecord[]): (url: string, pixelHash?: string) => AssetRecord | undefined {
   const index = addressIndex(library);
-  const hashed = library.filter((asset) => asset.status !== 'Failed' && isPixelHash(asset.pixelHash));
+  const hashed = library.filter((asset) => asset.status !== 'Failed' && isPixelKey(asset.pixelHash));
   return (url, hash) => {
     const byAddress = index.get(normalizeAddress(url));
-    if (byAddress || !hash || !isPixelHash(hash)) return byAddress;
+    if (byAddress || !isPixelKey(hash)) return byAddress;
     let best: { asset: AssetRecord; distance: number } | undefined;
     for (const asset of hashed) {
-      const distance = hammingDistance(hash, asset.pixelHash!);
+      const distance = pixelDistance(hash, asset.pixelHash!);
       if (distance <= NEAR_DISTANCE && (!best || distance < best.distance)) best = { asset, distance };
     }
     return best?.asset;

@@ -28,7 +28,7 @@ export interface AddRequest {
   notBefore?: number;
   /** The page it was captured on (the tab's address and title); none for a local file. */
   page?: CapturePage;
-  /** Perceptual hash of its pixels, when they could be read (lib/library/image-hash). */
+  /** Pixel key of its pixels, when they could be read (lib/library/pixel-key: a perceptual hash or a flat print). */
   pixelHash?: string;
 }
 

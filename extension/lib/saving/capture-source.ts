@@ -1,4 +1,4 @@
-import { SOURCE_TITLE_MAX, SOURCE_URL_MAX, stripSourceText } from '@@/shared';
+import { cleanLabel, cutLabel, LABEL_UNITS_PER_CHARACTER, SOURCE_TITLE_MAX, SOURCE_URL_MAX, stripSourceText } from '@@/shared';
 import type { AssetSource, SourceHow } from '@/lib/storage/records/asset-source';
 import type { CaptureState } from '@/lib/storage/records/capture-state';
 
@@ -17,8 +17,9 @@ export function sourceHowOf(capture: CaptureState | undefined): SourceHow {
 
 /**
  * The provenance kept with a new record: how, when, and the page (an http(s) address of at most
- * SOURCE_URL_MAX characters, else none; the title cut to SOURCE_TITLE_MAX; both without the control
- * and direction characters shared/provenance strips). A local file has no page.
+ * SOURCE_URL_MAX characters, else none, without the characters shared/provenance strips; the title
+ * cleaned by the label rule of shared/labels and cut to SOURCE_TITLE_MAX characters, as the proxy
+ * counts them). A local file has no page.
  */
 export function sourceOf(capture: CaptureState | undefined, page: CapturePage | undefined, now: number): AssetSource {
   const how = sourceHowOf(capture);
@@ -26,7 +27,8 @@ export function sourceOf(capture: CaptureState | undefined, page: CapturePage | 
   if (how === 'file' || !page) return source;
   const url = page.url && page.url.length <= SOURCE_URL_MAX ? stripSourceText(page.url) : undefined;
   if (url && /^https?:\/\//i.test(url)) source.pageUrl = url;
-  const title = page.title ? stripSourceText(page.title.slice(0, SOURCE_TITLE_MAX * 2)).trim() : undefined;
-  if (title) source.pageTitle = title.slice(0, SOURCE_TITLE_MAX);
+  // Bounded before cleaning, as the proxy bounds it: a page title can be megabytes.
+  const title = page.title ? cutLabel(cleanLabel(page.title.slice(0, SOURCE_TITLE_MAX * LABEL_UNITS_PER_CHARACTER)), SOURCE_TITLE_MAX).trim() : undefined;
+  if (title) source.pageTitle = title;
   return source;
 }

@@ -1,6 +1,6 @@
 import { type AssetType, bytesUpTo } from '@@/shared';
 import { canDecodePixels, decodePixels } from '@/lib/library/decode-pixels';
-import { pixelHash } from '@/lib/library/image-hash';
+import { pixelKey } from '@/lib/library/pixel-key';
 import { addressOf, findNearDuplicate, type Match, normalizeAddress } from '@/lib/library/near-duplicates';
 import { assetStore } from '@/lib/storage/asset-store';
 import { groupStore } from '@/lib/storage/group-store';
@@ -13,11 +13,14 @@ export interface NearDuplicate {
   owner: string | null;
 }
 
-/** The perceptual hash of image bytes, or undefined when they cannot be decoded (never throws). */
+/**
+ * The pixel key of image bytes (lib/library/pixel-key: its perceptual hash, or a flat picture's
+ * print), or undefined when they cannot be decoded (never throws).
+ */
 export async function hashOfBytes(bytes: Uint8Array<ArrayBuffer>, contentType: string): Promise<string | undefined> {
   if (!contentType.startsWith('image/')) return undefined;
   const pixels = await decodePixels(bytes, contentType);
-  return (pixels && pixelHash(pixels)) ?? undefined;
+  return (pixels && (await pixelKey(pixels, bytes).catch(() => null))) ?? undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { LedgerPort } from '../domain/ledger/ledger-port';
 import type { UploadIndexPort } from '../domain/media/upload-index';
 import type { MemberPort } from '../domain/members/member-port';
-import type { AuditPort, LibraryHolderPort, RosterPort, SourceHolderPort, TeamLibraryPort } from '../domain/sharing/sharing-ports';
+import type { AssetHolderPort, AuditPort, LibraryHolderPort, RosterPort, SourceHolderPort, TeamLibraryPort } from '../domain/sharing/sharing-ports';
 import type { TeamWebhookPort, WebhookPort } from '../domain/webhooks/webhook-calls';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
 import type { MemberDirectory } from './member-directory';
@@ -47,5 +47,6 @@ export type PortsFit = [
   Assert<DurableObjectStub<MemberState> extends WebhookPort ? true : false>,
   Assert<DurableObjectStub<MemberState> extends UploadIndexPort ? true : false>,
   Assert<DurableObjectStub<MemberState> extends SourceHolderPort ? true : false>,
+  Assert<DurableObjectStub<MemberState> extends AssetHolderPort ? true : false>,
 ];
 type Assert<T extends true> = T;

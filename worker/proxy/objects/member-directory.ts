@@ -2,7 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
 import { memberPort } from './object-stubs';
 import type { MemberProfile as Profile, MemberScope, MemberScopeChange } from '../../../shared';
-import { emailHolder, identityOf, memberByEmail, migrateRosterIdentity, nameFromEmail, writeEmail, writeScopeCopy } from '../domain/members/roster-identity';
+import { emailHolder, enrolmentEmail, identityOf, memberByEmail, migrateRosterIdentity, nameFromEmail, writeEmail, writeScopeCopy } from '../domain/members/roster-identity';
 import { hashToken, newMemberId, newToken } from '../domain/members/token';
 import { closeSession, noteSigninFailure, openSession, readSession, SESSION_SCHEMA, signinAllowed, type Session } from '../domain/admin/console-sessions';
 
@@ -107,13 +107,15 @@ export class MemberDirectory extends DurableObject<ProxyEnv> {
    * with `enrol`, an unknown email becomes a new member. Why not otherwise.
    */
   async signIn(email: string, label: string, enrol: boolean): Promise<
-    { id: string; token: string; enrolled: boolean } | { refused: 'unknown' | 'revoked' | 'expired' | 'full' }
+    { id: string; token: string; enrolled: boolean } | { refused: 'unknown' | 'revoked' | 'expired' | 'full' | 'email' }
   > {
     const found = memberByEmail(this.ctx.storage.sql, email);
     if (found?.revoked) return { refused: 'revoked' };
     if (!found) {
       if (!enrol) return { refused: 'unknown' };
-      const added = await this.add(nameFromEmail(email), email, label);
+      const checked = enrolmentEmail(email);
+      if (!checked.ok) return { refused: 'email' };
+      const added = await this.add(nameFromEmail(checked.email), checked.email, label);
       return added === 'email_taken' ? { refused: 'unknown' } : { id: added.id, token: added.token, enrolled: true };
     }
     const minted = await this.#member(found.id).mintToken(label);

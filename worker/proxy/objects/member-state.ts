@@ -12,7 +12,8 @@ import { readScope, SCOPE_SCHEMA, scopeExpired, writeScope } from '../domain/mem
 import { ADDED_LABEL, ROTATED_LABEL, TokenBook } from '../domain/members/member-tokens';
 import { hashToken, newToken } from '../domain/members/token';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
-import { auditPort, ledgerPort, rosterPort, sourceHolderPort, teamLibraryPort, teamWebhookPort } from './object-stubs';
+import { allowHttpMedia } from '../infra/settings/proxy-settings';
+import { assetHolderPort, auditPort, ledgerPort, rosterPort, sourceHolderPort, teamLibraryPort, teamWebhookPort } from './object-stubs';
 import { WebhookOutbox, type HandedEvent } from '../domain/webhooks/webhook-outbox';
 import { AssetFollower, ASSET_EVENTS } from '../domain/tracking/asset-follower';
 import { answerWebhookCall, type WebhookCall } from '../domain/webhooks/webhook-calls';
@@ -25,6 +26,8 @@ import { handleSharing, type SharingCall } from '../domain/sharing/sharing-handl
 import type { HeldLibrary } from '../domain/sharing/sharing-ports';
 import { claimUpload, forgetUpload, UPLOAD_INDEX_SCHEMA } from '../domain/media/upload-index';
 import { handleSources, readSources, SOURCE_SCHEMA, type SourceCall } from '../domain/sharing/asset-sources';
+import { forgetHere, nextRemovalAt, REMOVALS_SCHEMA, sendRemovals } from '../domain/sharing/asset-removals';
+import { readableAssets } from '../domain/sharing/shared-access';
 
 export type Profile = MemberProfile;
 
@@ -64,6 +67,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
     this.ctx.storage.sql.exec(SCOPE_SCHEMA);
     this.ctx.storage.sql.exec(UPLOAD_INDEX_SCHEMA);
     this.ctx.storage.sql.exec(SOURCE_SCHEMA);
+    this.ctx.storage.sql.exec(REMOVALS_SCHEMA);
     this.#tokens = new TokenBook(this.ctx.storage.sql);
     this.#tracker = new TaskTracker({
       sql: this.ctx.storage.sql,
@@ -75,7 +79,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
       ended: (taskId, status, answer) => this.#webhooks.emit(`task.${status}`, answer, { source: `task:${taskId}`, handTo: ['team'] }),
     });
     // Events of the member's tasks and assets: to the member's webhook, and handed to the team's.
-    this.#webhooks = new WebhookOutbox({ sql: this.ctx.storage.sql, hand: (_team, event) => teamWebhookPort(env).acceptEvent(event), armAlarm: () => this.#armAlarm() });
+    this.#webhooks = new WebhookOutbox({ sql: this.ctx.storage.sql, hand: (_team, event) => teamWebhookPort(env).acceptEvent(event), armAlarm: () => this.#armAlarm(), allowLoopback: allowHttpMedia(env) });
     this.#assets = new AssetFollower({
       sql: this.ctx.storage.sql,
       env,
@@ -99,6 +103,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
     await this.#creates.sweep();
     await this.#tracker.runDue();
     await this.#assets.runDue();
+    await this.#sendRemovals();
     await this.#webhooks.runDue();
     this.#armAlarm();
   }
@@ -106,7 +111,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
   /** Points the alarm at the earliest of the next task check, create deadline, asset listing and webhook delivery. */
   #armAlarm(): void {
     // The outbox and the follower may arm it while the constructor still builds them.
-    const times = [this.#tracker.nextCheckAt(), this.#creates?.nextDeadline() ?? null, this.#assets?.nextAt() ?? null, this.#webhooks?.nextAt() ?? null].filter((t): t is number => t !== null);
+    const times = [this.#tracker.nextCheckAt(), this.#creates?.nextDeadline() ?? null, this.#assets?.nextAt() ?? null, this.#webhooks?.nextAt() ?? null, nextRemovalAt(this.ctx.storage.sql)].filter((t): t is number => t !== null);
     const next = times.length ? Math.min(...times) : null;
     if (next === this.#alarmAt) return;
     this.#alarmAt = next;
@@ -255,9 +260,26 @@ export class MemberState extends DurableObject<ProxyEnv> {
     return m ? { id: m.memberId, name: this.#row()!.name } : null;
   }
 
-  library(tokenHash: string, call: LibraryCall): Promise<ProxyResponse> | null {
+  async library(tokenHash: string, call: LibraryCall): Promise<ProxyResponse | null> {
     const m = this.#member(tokenHash);
-    return m ? handleLibrary(m, call) : null;
+    if (!m) return null;
+    const answer = await handleLibrary(m, call);
+    // A delete's news for the team library and the asset's owner, told before it is answered.
+    await this.#sendRemovals();
+    return answer;
+  }
+
+  /** Tells the other objects of assets deleted here (domain/sharing/asset-removals.ts); what fails waits for the alarm. */
+  async #sendRemovals(): Promise<void> {
+    const id = this.#row()?.id;
+    if (id && nextRemovalAt(this.ctx.storage.sql) !== null) await sendRemovals(this.ctx.storage.sql, { memberId: id, team: () => teamLibraryPort(this.env), holder: (owner) => assetHolderPort(this.env, owner) });
+    this.#armAlarm();
+  }
+
+  /** Another member (an editor) deleted an asset of this member's library through the proxy: gone from here too. */
+  assetRemoved(assetId: string): void {
+    const context = this.#profileRow()?.context;
+    if (context) forgetHere(context, assetId);
   }
 
   video(tokenHash: string, call: VideoCall): Promise<ProxyResponse> | null {
@@ -335,9 +357,13 @@ export class MemberState extends DurableObject<ProxyEnv> {
     return m ? handleSources(m, { holder: (owner) => sourceHolderPort(this.env, owner) }, call) : null;
   }
 
-  /** How the assets this member created through the proxy stand (`POST /proxy/assets/statuses`): followed ones only. */
-  assetStatuses(tokenHash: string, ids: string[]): FollowedAsset[] | null {
-    return this.#member(tokenHash) ? this.#assets.statuses(ids) : null;
+  /** How the assets this member created through the proxy stand (`POST /proxy/assets/statuses`): followed ones it may still see. */
+  async assetStatuses(tokenHash: string, ids: string[]): Promise<FollowedAsset[] | null> {
+    const m = this.#member(tokenHash);
+    if (!m) return null;
+    const known = this.#assets.statuses(ids);
+    const readable = await readableAssets(m, known.map((a) => a.id));
+    return known.filter((a) => readable.has(a.id));
   }
 
   /** Sources of this member's assets, for another member's object that checked the reader may see them. */

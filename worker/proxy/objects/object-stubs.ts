@@ -1,6 +1,6 @@
 import type { LedgerPort } from '../domain/ledger/ledger-port';
 import type { MemberPort } from '../domain/members/member-port';
-import type { AuditPort, LibraryHolderPort, RosterPort, SourceHolderPort, TeamLibraryPort } from '../domain/sharing/sharing-ports';
+import type { AssetHolderPort, AuditPort, LibraryHolderPort, RosterPort, SourceHolderPort, TeamLibraryPort } from '../domain/sharing/sharing-ports';
 import type { TeamWebhookPort, WebhookPort } from '../domain/webhooks/webhook-calls';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
 
@@ -65,3 +65,7 @@ export const memberWebhookPort = (env: Pick<Namespaces, 'MEMBERS'>, memberId: st
 /** A member's object, as another member's reads the sources of assets shared with it (docs/team-library.md). */
 export const sourceHolderPort = (env: Pick<Namespaces, 'MEMBERS'>, memberId: string): SourceHolderPort =>
   objectStub(env.MEMBERS, memberId) as unknown as SourceHolderPort;
+
+/** A member's object, as another member's tells it that an asset of its library was deleted (an editor's delete). */
+export const assetHolderPort = (env: Pick<Namespaces, 'MEMBERS'>, memberId: string): AssetHolderPort =>
+  objectStub(env.MEMBERS, memberId) as unknown as AssetHolderPort;

@@ -22,6 +22,7 @@ import {
   type UsageView,
 } from '../../../shared';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
+import { alertWebhookProblem, allowHttpMedia } from '../infra/settings/proxy-settings';
 import { WebhookOutbox, type HandedEvent } from '../domain/webhooks/webhook-outbox';
 import { answerWebhookCall, type WebhookCall } from '../domain/webhooks/webhook-calls';
 import { memberWebhookPort } from './object-stubs';
@@ -31,6 +32,7 @@ import { appendAudit, readAudit } from '../domain/ledger/audit-log';
 import { addToTotals, budgetState, memberBudgetState, memberScope, readBudget, refusalFor, TEAM, writeBudget, type Refusal } from '../domain/ledger/budget-book';
 import { insertReservation, settleCharge, settledCharge } from '../domain/ledger/charges';
 import { openLedgerSchema } from '../domain/ledger/ledger-schema';
+import { refusalDetail, refused } from '../domain/ledger/refusals';
 import { releaseUnknown, sweepStaleReservations, type UnknownCreate } from '../domain/ledger/orphan-sweep';
 import { PriceBook, type StoredPrices } from '../domain/ledger/price-book';
 import { chargeDrift, storageByMember, storageOf, teamTasks, usageCsv, usageRows, type ChargeDrift, type TaskFilter } from '../domain/ledger/usage-report';
@@ -60,6 +62,7 @@ export class TeamLedger extends DurableObject<ProxyEnv> {
       // `member:<id>`: an alert of that member's budget, for the member's own webhook.
       hand: (destination, event) => memberWebhookPort(env, destination.slice('member:'.length)).acceptEvent(event),
       armAlarm: () => this.#armAlarm(),
+      allowLoopback: allowHttpMedia(env),
     });
   }
 
@@ -106,7 +109,7 @@ export class TeamLedger extends DurableObject<ProxyEnv> {
     const now = Date.now();
     const currency = this.#currency;
     const cost = taskCost(this.#prices.table(), request);
-    const refusal = refusalFor(this.#sql, member, cost.micros, now);
+    const refusal = refusalFor(this.#sql, member, cost.micros, now, cost.priced ? null : request.model);
     if (refusal) return this.#refuse(member, request.model, refusal, currency, now);
     const id = `r${randomHex(12)}`;
     insertReservation(this.#sql, id, member, request.model, cost, now);
@@ -132,33 +135,16 @@ export class TeamLedger extends DurableObject<ProxyEnv> {
     };
   }
 
+  /** `quote`, or the refusal `reserve` would answer (same rule: `refusalFor`), with nothing written. */
+  quoteCreate(member: string, request: PricedRequest): QuoteAnswer | Refused {
+    const cost = taskCost(this.#prices.table(), request);
+    const refusal = refusalFor(this.#sql, member, cost.micros, Date.now(), cost.priced ? null : request.model);
+    return refusal ? refused(refusal, this.#currency) : this.quote(member, request);
+  }
+
   #refuse(member: string, model: string, refusal: Refusal, currency: string, now: number): Refused {
-    const money = (micros: number) => formatMoney(micros, currency);
-    if (refusal.kind === 'running') {
-      appendAudit(this.#sql, now, member, 'create.refused', memberScope(member), { reason: 'too_many_running_tasks', model, running: refusal.running, maxRunning: refusal.maxRunning });
-      return {
-        ok: false,
-        currency,
-        kind: 'running',
-        running: refusal.running,
-        maxRunning: refusal.maxRunning,
-        message: `You have ${refusal.running} tasks running, the most your budget allows at once; wait for one to end, then submit again.`,
-      };
-    }
-    const whose = refusal.scope === 'team' ? "the team's budget" : 'your budget';
-    const period = refusal.period === 'month' ? ' this month' : '';
-    appendAudit(this.#sql, now, member, 'create.refused', refusal.scope === 'team' ? TEAM : memberScope(member), {
-      reason: 'budget_exceeded', scope: refusal.scope, model, cost: fromMicros(refusal.cost), remaining: fromMicros(refusal.remaining), limit: fromMicros(refusal.limit),
-    });
-    return {
-      ok: false,
-      currency,
-      kind: 'budget',
-      scope: refusal.scope,
-      remaining: fromMicros(refusal.remaining),
-      cost: fromMicros(refusal.cost),
-      message: `This video would cost ${money(refusal.cost)} and ${whose} has ${money(refusal.remaining)} left${period} (limit ${money(refusal.limit)}); nothing was created. Ask the team's admin to raise the limit${period ? ', or wait for next month' : ''}.`,
-    };
+    appendAudit(this.#sql, now, member, 'create.refused', refusal.kind === 'budget' && refusal.scope === 'team' ? TEAM : memberScope(member), refusalDetail(refusal, model));
+    return refused(refusal, currency);
   }
 
   /** The service accepted the create: the reservation now belongs to this task. */
@@ -219,12 +205,23 @@ export class TeamLedger extends DurableObject<ProxyEnv> {
     }
     const url = this.env.ALERT_WEBHOOK_URL;
     if (!url) return;
+    const refused = alertWebhookProblem(this.env);
+    if (refused) return this.#alertUrlRefused(refused);
     // One after another, in the order raised, so a chat channel reads 80 % before 95 %.
     const sent = this.#webhookQueue.then(async () => {
       for (const alert of alerts) await postWebhook(url, webhookPayload(alert, currency, alert.scope === 'team' ? null : memberName));
     });
     this.#webhookQueue = sent;
     this.ctx.waitUntil(sent);
+  }
+
+  #alertRefusalLogged: string | null = null;
+
+  /** A refused ALERT_WEBHOOK_URL is never posted to; said once per object and reason in the log (and on the console's webhook page). */
+  #alertUrlRefused(problem: string): void {
+    if (this.#alertRefusalLogged === problem) return;
+    this.#alertRefusalLogged = problem;
+    console.error(JSON.stringify({ level: 'error', message: `ALERT_WEBHOOK_URL is not posted to: it ${problem} (docs/webhooks.md).` }));
   }
 
   // --- what members see ---

@@ -3,7 +3,7 @@ import { env, exports } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import app from '../index';
 import type { SandboxEnv } from '../env';
-import { Signer } from '../../proxy/infra/signing/signer';
+import { Signer } from '../../../shared/signing/signer';
 import { DEFAULT_ACCOUNTS, type Account } from '../accounts';
 import { API_VERSION, type Action } from '../../../shared';
 import { waitFor as pollUntil } from '../../../test/support/poll-until';

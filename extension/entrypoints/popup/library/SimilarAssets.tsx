@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { t } from '@/lib/i18n/translate';
-import { isPixelHash } from '@/lib/library/image-hash';
 import { similarAssets } from '@/lib/library/near-duplicates';
+import { isPixelKey } from '@/lib/library/pixel-key';
 import { assetStore } from '@/lib/storage/asset-store';
 import { groupStore } from '@/lib/storage/group-store';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
@@ -12,7 +12,7 @@ type Found = { asset: AssetRecord; distance: number; group: string }[];
 export function SimilarAssets({ asset }: { asset: AssetRecord }) {
   const [found, setFound] = useState<Found | null>(null);
   // Only images whose pixels were read have a hash to compare.
-  if (asset.type !== 'Image' || !isPixelHash(asset.pixelHash)) return null;
+  if (asset.type !== 'Image' || !isPixelKey(asset.pixelHash)) return null;
   async function find() {
     const [library, groups] = await Promise.all([assetStore.all(), groupStore.all()]);
     const names = new Map(groups.map((g) => [g.id, g.name]));

@@ -30,8 +30,11 @@ export interface AssetRecord {
   /** Where it was captured (page, time, how); absent on records made before provenance was kept. */
   source?: AssetSource;
   /**
-   * Perceptual hash of the image's pixels (64 hex digits, lib/library/image-hash), when the
-   * extension could read them; duplicates are found by it (lib/library/near-duplicates).
+   * The pixel key of the image (lib/library/pixel-key), when the extension could read its pixels:
+   * its perceptual hash (64 hex digits, lib/library/image-hash), or for a flat picture its print
+   * (`flat:<SHA-256>[:rrggbb]`, lib/library/flat-pictures); duplicates are found by it
+   * (lib/library/near-duplicates). A hash kept before flat prints existed that says as little as
+   * a flat picture's is not compared (the record is compared by its address).
    */
   pixelHash?: string;
   createdAt: number;

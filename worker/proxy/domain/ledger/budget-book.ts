@@ -1,4 +1,4 @@
-import { fromMicros, type BudgetState, type MemberBudgetState, type Period } from '../../../../shared';
+import { fromMicros, isKnownModel, type BudgetState, type MemberBudgetState, type Period } from '../../../../shared';
 import { periodKey, periodKeys } from './periods';
 
 /**
@@ -84,15 +84,24 @@ export function memberBudgetState(sql: SqlStorage, member: string, currency: str
 /** Why a create of `cost` may not start now, or null when it may. */
 export type Refusal =
   | { kind: 'running'; running: number; maxRunning: number }
+  | { kind: 'price_unknown'; model: string }
   | { kind: 'budget'; scope: 'member' | 'team'; period: Period; limit: number; remaining: number; cost: number };
 
-export function refusalFor(sql: SqlStorage, member: string, cost: number, now: number): Refusal | null {
+/**
+ * The one rule of whether a create may start (and what its quote answers): too many running tasks;
+ * then, under any limit (the member's or the team's), a model of the catalog the table has no
+ * price for (`unpriced`: its id), since it would run for free past the limit; then a limit `cost`
+ * would exceed.
+ */
+export function refusalFor(sql: SqlStorage, member: string, cost: number, now: number, unpriced: string | null = null): Refusal | null {
   const own = readBudget(sql, memberScope(member));
   if (own.maxRunning !== null) {
     const running = runningCount(sql, member);
     if (running >= own.maxRunning) return { kind: 'running', running, maxRunning: own.maxRunning };
   }
-  for (const [scope, budget] of [['member', own], ['team', readBudget(sql, TEAM)]] as const) {
+  const team = readBudget(sql, TEAM);
+  if (unpriced !== null && isKnownModel(unpriced) && (own.limit !== null || team.limit !== null)) return { kind: 'price_unknown', model: unpriced };
+  for (const [scope, budget] of [['member', own], ['team', team]] as const) {
     if (budget.limit === null) continue;
     const totals = readTotals(sql, scope === 'member' ? memberScope(member) : TEAM, periodKey(budget.period, now));
     if (totals.spent + totals.reserved + cost > budget.limit) {

@@ -253,11 +253,15 @@ describe('admin input', () => {
     expect(again).toEqual(expected);
   });
 
-  it('an unpriced model costs nothing and says so', async () => {
-    const m = await member();
-    await setBudget(m, { limit: 0 });
-    const r = await create(m);
+  it('an unpriced model runs unpriced for a member with no budget, and is refused 402 price_unknown under one', async () => {
+    const free = await member();
+    const r = await create(free);
     expect(r.status).toBe(200);
     expect(r.body.arkbridge).toEqual({ cost: 0, estimate: 0, currency: 'CNY', priced: false });
+    const held = await member();
+    await setBudget(held, { limit: 0 });
+    const refused = await create(held);
+    expect(refused.status).toBe(402);
+    expect(refused.body.error.code).toBe('price_unknown');
   });
 });

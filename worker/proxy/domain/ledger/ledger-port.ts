@@ -31,6 +31,7 @@ export interface Settled {
 export type Refused = { ok: false; currency: string; message: string } & (
   | { kind: 'running'; running: number; maxRunning: number }
   | { kind: 'budget'; scope: 'member' | 'team'; remaining: number; cost: number }
+  | { kind: 'price_unknown'; model: string }
 );
 
 /** How a tracked task ended, for its charge. */
@@ -60,6 +61,8 @@ export interface LedgerPort extends StorageLedger {
   settle(reservation: string, taskId: string, ending: Ending, tokens: number | null, memberName?: string | null): Promise<Settled | null>;
   /** What a create would reserve, with nothing reserved (POST /proxy/quote). */
   quote(member: string, request: PricedRequest): Promise<QuoteAnswer>;
+  /** `quote`, or what `reserve` would refuse, with nothing reserved or audited (POST /proxy/quote). */
+  quoteCreate(member: string, request: PricedRequest): Promise<QuoteAnswer | Refused>;
   /** The member's budget, the team's, alerts and storage (GET /proxy/usage). */
   usage(member: string): Promise<UsageView>;
 }

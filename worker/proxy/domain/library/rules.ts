@@ -2,7 +2,8 @@ import type { Action, LibraryRequest, Page } from '../../../../shared';
 import { libraryFailure, librarySuccess, type ProxyResponse } from '../../infra/http/responses';
 import type { MemberContext } from '../members/member-context';
 import { own, owns, type OwnedKind } from '../members/owned';
-import { assetCreated, assetDeleted, assetsListed, groupDeleted, groupRenamed, listScope, reachAsset, reachGroup, type Need } from '../sharing/shared-access';
+import { assetDeleted } from '../sharing/asset-removals';
+import { assetCreated, assetsListed, groupDeleted, groupRenamed, listScope, reachAsset, reachGroup, type Need } from '../sharing/shared-access';
 import * as portrait from './portrait-custody';
 
 /**
@@ -73,10 +74,8 @@ export const RULES: { [A in Action]: Rule<A> } = {
   UpdateAsset: { before: mayAsset('UpdateAsset', 'editor', (p) => p.Id) },
   DeleteAsset: {
     before: mayAsset('DeleteAsset', 'editor', (p) => p.Id),
-    after: (m, p) => {
-      m.assets.forget(p.Id);
-      return assetDeleted(m, p.Id);
-    },
+    // Gone for everyone: the owner's object too when an editor deletes it (domain/sharing/asset-removals.ts).
+    after: (m, p) => assetDeleted(m, p.Id),
   },
   ListAssets: {
     before: scopeToGroups('ListAssets'),

@@ -1,4 +1,4 @@
-import { bytesProblem, checkDeclared, randomHex, SNIFF_BYTES } from '../../../../shared';
+import { bytesProblem, check, checkDeclared, labelOrNullField, randomHex, SNIFF_BYTES } from '../../../../shared';
 import type { StorageLedger } from '../ledger/ledger-port';
 import { mediaUrlTtlSeconds } from '../../infra/settings/proxy-settings';
 import { signedAddress } from './media-address';
@@ -35,17 +35,15 @@ const NAME_MAX = 200;
 
 const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 
-/**
- * Dropped from upload names: control characters, and the bidirectional embeddings, overrides and
- * isolates (U+202A..U+202E, U+2066..U+2069), with which `photo<U+202E>gpj.exe` shows as `photoexe.jpg`.
- */
-const NAME_DROPPED = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g;
+/** By the label rule (shared/labels.ts), with which `photo<U+202E>gpj.exe` no longer shows as `photoexe.jpg`. */
+const nameField = labelOrNullField(NAME_MAX);
 
-/** A display name for the upload (`?name=`): at most 200 characters, control and bidirectional formatting characters dropped. */
+/** A display name for the upload (`?name=`): at most 200 characters, cleaned by the label rule; none when nothing is left. */
 export function uploadName(raw: string | undefined): { ok: true; name: string | null } | { ok: false; refusal: Refusal } {
   if (raw === undefined || raw === '') return { ok: true, name: null };
-  if (raw.length > NAME_MAX) return { ok: false, refusal: { status: 400, code: 'invalid_parameter', message: `name: must be at most ${NAME_MAX} characters.`, param: 'name' } };
-  return { ok: true, name: raw.replace(NAME_DROPPED, '') || null };
+  const checked = check(nameField, raw, 'name');
+  if (!checked.ok) return { ok: false, refusal: { status: 400, code: 'invalid_parameter', message: `${checked.problem.message}.`, param: 'name' } };
+  return { ok: true, name: checked.value };
 }
 
 /** The declared length: Content-Length is required, so that R2 takes the body as a stream and a too-large one is refused unread. */

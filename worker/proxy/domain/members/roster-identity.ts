@@ -1,4 +1,4 @@
-import { OPEN_SCOPE, type MemberScope } from '../../../../shared';
+import { check, cleanLabel, cutLabel, MEMBER_NAME_MAX, memberEmailSchema, OPEN_SCOPE, type MemberScope } from '../../../../shared';
 
 /**
  * What the member directory keeps of each member's identity beside name and state (docs/identity.md):
@@ -50,5 +50,15 @@ export function identityOf(row: { email: string | null; scope_models: string | n
   return { ...(row.email === null ? {} : { email: row.email }), scope };
 }
 
-/** A member's name from an email, for one enrolled by signing in: the part before `@`, at most 100 characters. */
-export const nameFromEmail = (email: string): string => (email.split('@')[0] || email).slice(0, 100);
+/**
+ * The email a sign-in may enrol, checked as `POST /admin/members` checks one (shared memberEmailSchema):
+ * an assertion's email is the identity provider's text, and `admin1`, `@acme.test` or one with a
+ * right-to-left override must not become a member the admin could never have added.
+ */
+export function enrolmentEmail(email: string): { ok: true; email: string } | { ok: false; message: string } {
+  const checked = check(memberEmailSchema, email, 'email');
+  return checked.ok ? { ok: true, email: checked.value } : { ok: false, message: checked.problem.message };
+}
+
+/** A member's name from an email, for one enrolled by signing in: the part before `@`, by the label rule, at most 100 characters. */
+export const nameFromEmail = (email: string): string => cutLabel(cleanLabel(email.split('@')[0] || email), MEMBER_NAME_MAX);

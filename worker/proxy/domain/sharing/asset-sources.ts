@@ -54,6 +54,9 @@ export function writeSource(sql: SqlStorage, assetId: string, source: CheckedSou
   return row;
 }
 
+/** A deleted asset's source goes with it. */
+export const dropSource = (sql: SqlStorage, assetId: string): void => void sql.exec('DELETE FROM asset_sources WHERE asset_id = ?', assetId);
+
 /** The sources of the member's own assets, for a transfer. */
 export const exportSources = (sql: SqlStorage): SourceRow[] =>
   sql.exec<SourceRow>("SELECT s.* FROM asset_sources s JOIN owned o ON o.kind = 'asset' AND o.id = s.asset_id").toArray();

@@ -54,6 +54,17 @@ export async function assetStandings(m: MemberContext, assetIds: readonly string
 /** Whether a standing lets the member see the asset (and what is kept about it, its source). */
 export const mayRead = (standing: AssetStanding | undefined): boolean => Boolean(standing && allows(standing.access, 'viewer'));
 
+/**
+ * Of these asset ids, those the member may see: its own (no call), and those of groups it holds a
+ * role on now (one call for all the others). What the proxy keeps about an asset (its status, its
+ * source) is answered for these only, whoever created it: an editor whose role was taken back, or
+ * whose group was unshared or deleted, learns nothing more of the assets they added to it.
+ */
+export async function readableAssets(m: MemberContext, assetIds: readonly string[]): Promise<Set<string>> {
+  const standings = await assetStandings(m, assetIds);
+  return new Set([...standings].filter(([, standing]) => mayRead(standing)).map(([id]) => id));
+}
+
 /** Of these asset ids, the ones the member may not reference (one call for all the foreign ones). */
 export async function unreachableAssets(m: MemberContext, assetIds: string[]): Promise<Set<string>> {
   const foreign = [...new Set(assetIds.filter((id) => !owns(m.sql, 'asset', id)))];
@@ -77,7 +88,8 @@ export async function listScope(m: MemberContext, asked: readonly string[] | und
 
 // --- keeping the team library in step with what members change ---
 
-const sharedOut = (sql: SqlStorage, groupId: string) => sql.exec('SELECT 1 FROM shared_out WHERE group_id = ?', groupId).toArray().length > 0;
+/** Whether the member's group is shared (its assets are recorded in the team library). */
+export const sharedOut = (sql: SqlStorage, groupId: string) => sql.exec('SELECT 1 FROM shared_out WHERE group_id = ?', groupId).toArray().length > 0;
 /** What the team library is told after the service did it: a failure to tell it is not the member's. */
 const quietly = (p: Promise<unknown>) => p.catch((error) => console.error(JSON.stringify({ level: 'error', message: `team library not updated: ${String(error)}` })));
 
@@ -105,10 +117,4 @@ export async function groupDeleted(m: MemberContext, groupId: string): Promise<v
   if (!shared) return;
   m.sql.exec('DELETE FROM shared_out WHERE group_id = ?', groupId);
   await quietly(m.team().forgetGroup(groupId));
-}
-
-export async function assetDeleted(m: MemberContext, assetId: string): Promise<void> {
-  const row = m.sql.exec<{ parent: string | null }>("SELECT parent FROM owned WHERE kind = 'asset' AND id = ?", assetId).toArray()[0];
-  disown(m.sql, 'asset', assetId);
-  if (!row || (row.parent && sharedOut(m.sql, row.parent))) await quietly(m.team().forgetAsset(assetId));
 }

@@ -111,3 +111,8 @@ export type SourceRow = {
 export interface SourceHolderPort {
   sourcesOf(assetIds: string[]): Promise<Record<string, AssetSource>>;
 }
+
+/** The owner's object, as another member's tells it an asset of its library was deleted through the proxy. */
+export interface AssetHolderPort {
+  assetRemoved(assetId: string): Promise<unknown>;
+}

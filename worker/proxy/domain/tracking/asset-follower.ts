@@ -8,9 +8,9 @@ import { libraryCall } from '../../infra/upstream/fetch';
  * object's alarm, as the tracker follows tasks: `asset.*` events need no client, and the member's
  * browsers read how their assets ended from here (`POST /proxy/assets/statuses`) instead of each
  * polling the service. One ListAssets listing per member per ASSET_CHECK_SECONDS covers every
- * followed asset (their groups, `Active` and `Failed` only, newest first, at most MAX_PAGES pages of
- * 100); an asset that ended is kept as an outcome for ASSET_OUTCOME_DAYS, told once as an event
- * when a webhook (the member's or the team's) takes `asset.*` events.
+ * followed asset (their groups, newest first, at most MAX_PAGES pages of 100); an asset that ended is kept as an outcome for ASSET_OUTCOME_DAYS, told once as an event
+ * when a webhook (the member's or the team's) takes `asset.*` events. A followed asset a complete
+ * listing no longer shows (deleted by someone, or by a delete whose news was lost) is dropped.
  */
 
 /**
@@ -47,6 +47,8 @@ const PAGE_SIZE = 100;
 const MAX_GROUPS = 100;
 /** An asset still not done after this long is no longer followed. */
 export const ASSET_FOLLOW_MS = 24 * 3_600_000;
+/** An asset missing from a listing is taken as deleted only this long after its create (a listing may lag a create). */
+export const ASSET_GONE_AFTER_MS = 60_000;
 const MAX_BACKOFF_MS = 10 * 60_000;
 
 export const ASSET_EVENTS = ['asset.active', 'asset.failed'] as const;
@@ -159,7 +161,9 @@ export class AssetFollower {
     const groups = [...new Set(followed.map((f) => f.group_id))].slice(0, MAX_GROUPS);
     let found: AssetListItem[];
     try {
-      found = await this.#list(groups, byId);
+      const listed = await this.#list(groups, byId);
+      found = listed.ended;
+      for (const id of listed.gone) if (byId.get(id)!.created_at <= now - ASSET_GONE_AFTER_MS) this.host.sql.exec('DELETE FROM followed_assets WHERE id = ?', id);
     } catch {
       const failures = (this.host.sql.exec('SELECT failures FROM asset_watch').one().failures as number) + 1;
       this.host.sql.exec('UPDATE asset_watch SET failures = ?, next_at = ?', failures, now + Math.min(interval * 2 ** Math.min(failures, 10), MAX_BACKOFF_MS));
@@ -182,19 +186,30 @@ export class AssetFollower {
     this.host.sql.exec('UPDATE asset_watch SET failures = 0, next_at = ?', left ? now + interval : null);
   }
 
-  /** The followed assets that are `Active` or `Failed` now: newest first, pages until all are seen or MAX_PAGES. Rejects when the service fails. */
-  async #list(groups: string[], followed: Map<string, Followed>): Promise<AssetListItem[]> {
+  /**
+   * The followed assets that are `Active` or `Failed` now, and (when the listing was read to its end)
+   * those of the listed groups it does not show: newest first, pages until all are seen or MAX_PAGES.
+   * Rejects when the service fails.
+   */
+  async #list(groups: string[], followed: Map<string, Followed>): Promise<{ ended: AssetListItem[]; gone: string[] }> {
     const found: AssetListItem[] = [];
+    const seen = new Set<string>();
+    let complete = false;
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const params = { Filter: { GroupIds: groups, Statuses: ['Active', 'Failed'] }, PageNumber: page, PageSize: PAGE_SIZE, SortBy: 'CreateTime', SortOrder: 'Desc' };
+      // Every status: a followed asset still `Processing` must be told from one that no longer exists.
+      const params = { Filter: { GroupIds: groups }, PageNumber: page, PageSize: PAGE_SIZE, SortBy: 'CreateTime', SortOrder: 'Desc' };
       const up = await libraryCall(this.host.env, 'ListAssets', params, upstreamTimeoutMs(this.host.env));
       if (up.status !== 200) throw new Error(`ListAssets answered HTTP ${up.status}`);
       const envelope = JSON.parse(up.body) as { ResponseMetadata?: { Error?: unknown }; Result?: Page<AssetListItem> };
       if (envelope.ResponseMetadata?.Error || !envelope.Result || !Array.isArray(envelope.Result.Items)) throw new Error('ListAssets failed');
       const items = envelope.Result.Items;
+      for (const a of items) if (followed.has(a.Id)) seen.add(a.Id);
       found.push(...items.filter((a) => followed.has(a.Id) && (a.Status === 'Active' || a.Status === 'Failed')));
-      if (found.length >= followed.size || items.length < PAGE_SIZE || page * PAGE_SIZE >= envelope.Result.TotalCount) break;
+      complete = items.length < PAGE_SIZE || page * PAGE_SIZE >= envelope.Result.TotalCount;
+      if (complete || seen.size >= followed.size) break;
     }
-    return found;
+    const listedGroups = new Set(groups);
+    const gone = complete ? [...followed.values()].filter((f) => listedGroups.has(f.group_id) && !seen.has(f.id)).map((f) => f.id) : [];
+    return { ended: found, gone };
   }
 }

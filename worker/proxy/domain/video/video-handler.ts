@@ -1,14 +1,14 @@
-import { clip, invalidParameter, pricedRequest, readinessFor, videoError, type Asset, type CheckedVideoCreate } from '../../../../shared';
+import { clip, invalidParameter, pricedRequest, videoError, type CheckedVideoCreate } from '../../../../shared';
 import { upstreamTimeoutMs } from '../../infra/settings/proxy-settings';
 import { videoFailure, type ProxyResponse } from '../../infra/http/responses';
-import type { Refused, Reservation } from '../ledger/ledger-port';
+import type { Reservation } from '../ledger/ledger-port';
 import type { MemberContext } from '../members/member-context';
 import * as idempotency from '../members/idempotency';
 import { own, owns } from '../members/owned';
-import { isTimeout, libraryCall, videoCall, type Upstream } from '../../infra/upstream/fetch';
+import { isTimeout, videoCall, type Upstream } from '../../infra/upstream/fetch';
 import { readVideoCreate } from './create-body';
+import { checkReferences, ledgerRefusal } from './create-refusals';
 import { relayVideo } from './video-relay';
-import { unreachableAssets } from '../sharing/shared-access';
 import { keepRequest } from '../sharing/task-request';
 
 const unreachable = () => videoFailure(502, videoError('internal_error', 'The video service could not be reached. Try again later.', 'server_error'));
@@ -45,57 +45,6 @@ export async function getTask(m: MemberContext, id: string, origin: string): Pro
   );
 }
 
-/**
- * Checks that each `asset://` reference is the member's (or shared with it) and Active for the model, with one
- * GetAsset per referenced asset, in parallel. Answers the first problem, or null.
- */
-async function libraryReferenceProblem(m: MemberContext, model: string, refs: CheckedVideoCreate['references']): Promise<ProxyResponse | null> {
-  const library = refs.filter((r) => r.assetId !== null);
-  // The member's own assets, or ones of a group shared with it (one call to the team library for those).
-  const unreachable = await unreachableAssets(m, library.map((r) => r.assetId!));
-  for (const ref of library) {
-    if (unreachable.has(ref.assetId!)) {
-      return videoFailure(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is not in your library.`));
-    }
-  }
-  const timeoutMs = upstreamTimeoutMs(m.env);
-  const assets = await Promise.all(library.map((ref) => libraryCall(m.env, 'GetAsset', { Id: ref.assetId }, timeoutMs).then((up) => ({ ref, up }))));
-  for (const { ref, up } of assets) {
-    const busy = serviceBusy(up, ref.param);
-    if (busy) return busy;
-    const envelope = JSON.parse(up.body) as { Result?: Asset; ResponseMetadata: { Error?: { Code: string } } };
-    const asset = envelope.Result;
-    if (!asset) {
-      const code = envelope.ResponseMetadata?.Error?.Code;
-      // Only a refusal about the asset itself is the member's problem; anything else is the service's.
-      if (code === 'AccessDenied') return videoFailure(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is no longer in the library.`));
-      return videoFailure(502, videoError('internal_error', `Could not check ${ref.param} with the asset library service (${code ?? `HTTP ${up.status}`}). Try again later.`, 'server_error'));
-    }
-    const { status, message, usable } = readinessFor(asset, model);
-    const why = message ? ` (${message})` : '';
-    if (usable === 'never') {
-      // Never going to be usable with this model: not retryable.
-      return videoFailure(400, invalidParameter(ref.param, `${ref.param}: asset ${ref.assetId} is ${status} for ${model}${why} and cannot be used with it.`));
-    }
-    if (usable === 'wait') {
-      return videoFailure(409, videoError('asset_not_ready', `${ref.param}: asset ${ref.assetId} is ${status} for ${model}${why}; retry when it is Active.`, 'invalid_request_error', ref.param));
-    }
-  }
-  return null;
-}
-
-/**
- * A 429 or 5xx of the asset library while checking a reference: the service is busy, not the
- * member's request wrong. Passed on with its status and Retry-After, as for every other call.
- */
-function serviceBusy(up: Upstream, param: string): ProxyResponse | null {
-  if (up.status !== 429 && up.status < 500) return null;
-  const headers: Record<string, string> = up.retryAfter ? { 'Retry-After': up.retryAfter } : {};
-  return up.status === 429
-    ? videoFailure(429, videoError('rate_limited', `The asset library service is rate limiting the check of ${param}. Wait before trying again; do not resubmit repeatedly.`, 'rate_limit_error'), headers)
-    : videoFailure(up.status, videoError('internal_error', `The asset library service answered HTTP ${up.status} while checking ${param}. Try again later.`, 'server_error'), headers);
-}
-
 /** `POST /v1/video/generations`: validated, idempotent, never retried by the proxy. */
 export async function createTask(m: MemberContext, rawBody: ArrayBuffer, idempotencyKey: string | null): Promise<ProxyResponse> {
   // The shape and the catalog first: nothing of an invalid body is hashed, kept or sent.
@@ -106,7 +55,7 @@ export async function createTask(m: MemberContext, rawBody: ArrayBuffer, idempot
   const send = async (): Promise<idempotency.Outcome> => {
     // The budget first: nothing goes upstream, not even a reference check, for a refused create.
     const reservation = await m.ledger().reserve(m.memberId, pricedRequest(body));
-    if (!reservation.ok) return { response: refusal(reservation), accepted: false };
+    if (!reservation.ok) return { response: ledgerRefusal(reservation), accepted: false };
     // In storage before anything goes upstream: a stop of the proxy from here on is found by the alarm.
     m.creates.begin(reservation.id, idempotencyKey === null ? null : idempotency.recordKey('video', idempotencyKey), body.model);
     let outcome: idempotency.Outcome | null = null;
@@ -150,22 +99,6 @@ async function sendCreate(m: MemberContext, create: CheckedVideoCreate, json: un
   return { response: { ...response, body: answer }, accepted: true };
 }
 
-/** A create the budget does not allow: 402 with the amounts, or 429 for too many running tasks. */
-function refusal(refused: Refused): ProxyResponse {
-  if (refused.kind === 'running') {
-    const error = { ...videoError('too_many_running_tasks', refused.message, 'rate_limit_error').error, running: refused.running, maxRunning: refused.maxRunning };
-    return videoFailure(429, { error });
-  }
-  const error = {
-    ...videoError('budget_exceeded', refused.message, 'insufficient_quota').error,
-    scope: refused.scope,
-    remaining: refused.remaining,
-    cost: refused.cost,
-    currency: refused.currency,
-  };
-  return videoFailure(402, { error });
-}
-
 const VIDEO_KEY_ANSWERS: idempotency.IdempotencyAnswers = {
   invalidKey: (problem) => videoFailure(400, invalidParameter('Idempotency-Key', problem)),
   inProgress: () => videoFailure(409, videoError('idempotency_in_progress', 'A request with this Idempotency-Key is still running; retry shortly with the same key.', 'invalid_request_error')),
@@ -177,14 +110,3 @@ const VIDEO_KEY_ANSWERS: idempotency.IdempotencyAnswers = {
     ? 'The video service has not answered yet; the task may still be created. Retry with the same Idempotency-Key to get its id; do not create again without it.'
     : 'The video service has not answered yet; the task may still be created. Send an Idempotency-Key so that a retry cannot create a second task.', 'server_error')),
 };
-
-async function checkReferences(m: MemberContext, create: CheckedVideoCreate): Promise<ProxyResponse | null> {
-  try {
-    return await libraryReferenceProblem(m, create.body.model, create.references);
-  } catch (error) {
-    if (isTimeout(error)) {
-      return videoFailure(504, videoError('upstream_timeout', `The asset library service did not answer within ${upstreamTimeoutMs(m.env) / 1000} s while checking the library references; nothing was created. Try again shortly.`, 'server_error'));
-    }
-    return videoFailure(502, videoError('internal_error', 'Could not check the library references with the asset library service. Try again later.', 'server_error'));
-  }
-}

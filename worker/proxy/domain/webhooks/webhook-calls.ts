@@ -42,12 +42,3 @@ export interface TeamWebhookPort extends WebhookPort {
   webhookWants(types: string[]): Promise<boolean>;
 }
 
-/**
- * Why `url` may not be a webhook's address, or null: the proxy never posts to itself (the
- * scheme, length and form are the schema's: shared/webhooks.ts).
- */
-export function selfUrlProblem(url: string, proxyOrigin: string): string | null {
-  const target = new URL(url);
-  const self = new URL(proxyOrigin);
-  return target.hostname.toLowerCase() === self.hostname.toLowerCase() ? 'url: must not be the proxy itself' : null;
-}

@@ -1,4 +1,4 @@
-import { WEBHOOK_DELIVERIES_MAX, type WebhookAnswer, type WebhookAttempt, type WebhookEventType, type WebhookFormat, type WebhookSet } from '../../../../shared';
+import { outboundUrlProblem, WEBHOOK_DELIVERIES_MAX, type WebhookAnswer, type WebhookAttempt, type WebhookEventType, type WebhookFormat, type WebhookSet } from '../../../../shared';
 import { DELIVERY_TIMEOUT_MS, newMessageId, newWebhookSecret, postSigned } from '../../infra/webhooks/standard-webhooks';
 import { deliveryBody } from './chat-format';
 import { WEBHOOK_SCHEMA } from './webhook-schema';
@@ -38,6 +38,8 @@ export interface OutboxHost {
   hand(destination: string, event: HandedEvent): Promise<unknown>;
   /** Points the object's one alarm at the earliest of everything it waits for. */
   armAlarm(): void;
+  /** Loopback receivers allowed (ALLOW_HTTP_MEDIA=on): the outbound rule is checked again before each send. */
+  allowLoopback: boolean;
 }
 
 interface ConfigRow {
@@ -199,9 +201,14 @@ export class WebhookOutbox {
       this.#sql.exec("UPDATE webhook_outbox SET state = 'dropped', next_at = NULL WHERE id = ? AND destination = ?", row.id, row.destination);
       return;
     }
-    const result = await postSigned(config.url, config.secret, row.id, deliveryBody(config.format, row.event), started);
+    // Checked again at send time: a URL stored before the rule, or ALLOW_HTTP_MEDIA since turned off.
+    // A refusal is final (failed, not retried): the URL will not change its mind.
+    const refused = outboundUrlProblem(config.url, { allowLoopback: this.host.allowLoopback });
+    const result = refused
+      ? { code: null, error: `Not sent: the webhook's url ${refused} (docs/webhooks.md). Set another url.` }
+      : await postSigned(config.url, config.secret, row.id, deliveryBody(config.format, row.event), started);
     const ok = result.code !== null && result.code >= 200 && result.code < 300;
-    const next = ok ? null : this.#retryAt(row, attempt, Date.now());
+    const next = ok || refused ? null : this.#retryAt(row, attempt, Date.now());
     this.#settle(row, ok ? 'delivered' : next === null ? 'failed' : 'pending', next);
     this.#sql.exec(
       'INSERT INTO webhook_attempts (id, type, attempt, status, code, error, at, next_retry_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',

@@ -1,3 +1,5 @@
+import { mediaUrlProblem, outboundUrlProblem } from '../../../../shared';
+
 /**
  * The proxy's configuration (docs/operating.md): what handlers and Durable Objects read. The
  * Worker's bindings (proxy-env.ts) add the bucket and the Durable Object namespaces on top.
@@ -43,6 +45,19 @@ export const secretValues = (env: ProxySettings): string[] =>
   [env.SECRET_ACCESS_KEY, env.VIDEO_API_KEY, env.ADMIN_TOKEN, env.ACCESS_KEY_ID, env.ALERT_WEBHOOK_URL, env.MEDIA_URL_SECRET].filter((s): s is string => typeof s === 'string' && s.length >= 4);
 
 export const allowHttpMedia = (env: ProxySettings): boolean => env.ALLOW_HTTP_MEDIA === 'on';
+
+/**
+ * Why ALERT_WEBHOOK_URL is never posted to, or null (unset, or fine): the webhooks' own rule, shape
+ * (shared/media-url.ts) and host (shared/outbound-url.ts); the proxy's origin where a request names it.
+ * The answer names the host at most, never the URL (a chat webhook's URL is a credential).
+ */
+export function alertWebhookProblem(env: ProxySettings, selfOrigin?: string): string | null {
+  const url = env.ALERT_WEBHOOK_URL;
+  if (!url) return null;
+  const allow = allowHttpMedia(env);
+  const shape = mediaUrlProblem(url, { allowHttp: allow });
+  return shape ?? outboundUrlProblem(url, { allowLoopback: allow, selfOrigin });
+}
 
 export const upstreamTimeoutMs = (env: ProxySettings): number => {
   const n = Number(env.UPSTREAM_TIMEOUT_MS);

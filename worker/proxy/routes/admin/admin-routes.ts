@@ -26,7 +26,7 @@ adminRoutes.post('/members', describeRoute({
   summary: 'Add a member: the token is shown only in this answer',
   tags: ['admin'],
   security: ADMIN,
-  requestBody: jsonBody(memberAddSchema, '`name`: 1 to 100 characters (trimmed); `email` (optional): the address Cloudflare Access names the member by, for member sign-in.'),
+  requestBody: jsonBody(memberAddSchema, '`name`: 1 to 100 characters, cleaned by the label rule (docs/identity.md: control and bidirectional override characters removed, NFC, trimmed); `email` (optional): the address Cloudflare Access names the member by, for member sign-in.'),
   responses: {
     201: json('The member and its token.', addedMemberSchema),
     ...errors({ 400: INVALID_JSON, ...ADMIN_REFUSALS, 409: '`email_taken`: another active member has this email.', 413: TOO_LARGE_JSON }),

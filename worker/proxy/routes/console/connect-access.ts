@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import * as v from 'valibot';
-import { check, connectMethodsSchema, isExtensionRedirect, MEMBER_TOKENS_MAX, TOKEN_LABEL_MAX, type ConnectMethods } from '../../../../shared';
+import { check, connectMethodsSchema, isExtensionRedirect, MEMBER_TOKENS_MAX, TOKEN_LABEL_MAX, tokenLabelField, type ConnectMethods } from '../../../../shared';
 import { ACCESS_HEADER, memberAccessConfigured, verifyMemberAccess } from '../../domain/admin/access-identity';
 import { browserLabel } from '../../domain/members/browser-label';
 import type { ProxyEnv } from '../../infra/settings/proxy-env';
@@ -41,7 +41,7 @@ const signinQuerySchema = v.object({
     v.string('is required: the extension identity flow\'s redirect URL'),
     v.check(isExtensionRedirect, 'must be a redirect URL of the extension identity flow (https://<id>.chromiumapp.org/... or https://<id>.extensions.allizom.org/...)'),
   ),
-  label: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(TOKEN_LABEL_MAX, `must be at most ${TOKEN_LABEL_MAX} characters`))),
+  label: v.optional(tokenLabelField),
 });
 
 /**
@@ -61,6 +61,7 @@ const REFUSALS = {
   unknown: [403, 'not_a_member', 'No member of this team has your email; ask your team\'s admin to add you with it.'],
   revoked: [403, 'member_revoked', 'Your membership of this team was revoked.'],
   expired: [401, 'token_expired', 'Your access to this proxy has expired; ask your team\'s admin to extend it.'],
+  email: [403, 'email_not_accepted', 'Your team account\'s email is not one a member of this team can have (it must be an email address); ask your team\'s admin to add you.'],
   full: [409, 'too_many_tokens', `You already hold ${MEMBER_TOKENS_MAX} tokens; delete one in the extension's options (or ask your admin) and sign in again.`],
 } as const;
 
@@ -81,7 +82,7 @@ memberSigninRoutes.get('/connect/access', describeRoute({
     ...errors({
       400: '`invalid_parameter`: `redirect` is not an extension identity flow\'s URL, or `label` is refused; `param` names it.',
       401: '`unauthorized`: no Access assertion; `token_expired`: the member\'s scope has expired.',
-      403: '`forbidden`: the assertion was refused; `not_a_member`: no member has the email (and no auto-enrolment); `member_revoked`.',
+      403: '`forbidden`: the assertion was refused; `not_a_member`: no member has the email (and no auto-enrolment); `email_not_accepted`: auto-enrolment of an email `POST /admin/members` would refuse; `member_revoked`.',
       404: '`member_signin_not_configured`: `ACCESS_TEAM_DOMAIN` or `MEMBER_ACCESS_AUD` is not set.',
       409: `\`too_many_tokens\`: the member already holds ${MEMBER_TOKENS_MAX}.`,
     }),

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { html, raw } from 'hono/html';
-import type { BudgetState } from '../../../../shared';
+import { MODELS, type BudgetState } from '../../../../shared';
 import { api, date, failure, formOf, moneyOf, note, numberOrNull, refused, render, type C, type ConsoleEnv } from './console-kit';
 import { csrfField } from './console-page';
 
@@ -13,6 +13,8 @@ async function pricesPage(c: C, message?: { text: string; ok: boolean }, draft?:
   const t = c.var.t;
   const { body } = await api<{ currency: string; unit: 'second' | 'million_tokens'; note?: string; models: Record<string, Record<string, number>>; isDefault: boolean; updatedAt: string | null }>(c, 'GET', '/prices');
   const rows = Object.entries(body.models).flatMap(([model, byVariant]) => Object.entries(byVariant).map(([variant, price]) => ({ model, variant, price })));
+  // Marked, since under any budget a create of them is refused (402 price_unknown) until priced.
+  const unpriced = MODELS.map((m) => m.id).filter((id) => !Object.hasOwn(body.models, id));
   const perUnit = body.unit === 'million_tokens' ? t('prices.perMillionTokens') : t('prices.perSecond');
   // What GET answered is what PUT takes back: the editor shows it whole (isDefault and updatedAt are ignored on save).
   const { isDefault: _d, updatedAt: _u, ...table } = body;
@@ -22,7 +24,9 @@ async function pricesPage(c: C, message?: { text: string; ok: boolean }, draft?:
     <p>${t('prices.unit', { unit: body.unit === 'million_tokens' ? t('prices.unitTokens') : t('prices.unitSecond') })}</p>
     ${body.note ? html`<p class="muted">${body.note}</p>` : ''}
     <div class="table-wrap"><table><thead><tr><th scope="col">${t('prices.model')}</th><th scope="col">${t('prices.variant')}</th><th scope="col" class="num">${perUnit}</th></tr></thead>
-      <tbody>${rows.map((r) => html`<tr><td>${r.model}</td><td>${r.variant}</td><td class="num">${r.price} ${body.currency}</td></tr>`)}</tbody></table></div>
+      <tbody>${rows.map((r) => html`<tr><td>${r.model}</td><td>${r.variant}</td><td class="num">${r.price} ${body.currency}</td></tr>`)}
+      ${unpriced.map((id) => html`<tr class="unpriced"><td>${id}</td><td>—</td><td class="num"><strong>${t('prices.none')}</strong></td></tr>`)}</tbody></table></div>
+    ${unpriced.length ? html`<p class="muted">${t('prices.unpriced')}</p>` : ''}
     <form method="post" action="/console/prices">
       ${csrfField(c.var.signed.csrf)}
       <div class="field"><label for="table">${t('prices.edit')}</label><textarea id="table" name="table" spellcheck="false">${draft ?? JSON.stringify(table, null, 2)}</textarea></div>

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { html, raw } from 'hono/html';
 import { WEBHOOK_EVENTS, WEBHOOK_FORMATS, type WebhookAnswer, type WebhookAttempt } from '../../../../shared';
+import { alertWebhookProblem } from '../../infra/settings/proxy-settings';
 import { api, date, failure, formOf, note, refused, render, type C, type ConsoleEnv } from './console-kit';
 import { csrfField } from './console-page';
 
@@ -12,10 +13,13 @@ async function webhookPage(c: C, message?: { text: string; ok: boolean }) {
   const hook = await api<WebhookAnswer>(c, 'GET', '/webhook');
   const current = hook.status === 200 ? hook.body : null;
   const { body } = await api<{ deliveries: WebhookAttempt[] }>(c, 'GET', '/webhook/deliveries');
+  // The operator's setting, refused by the webhooks' rule: said where the alerts are explained.
+  const alertRefused = alertWebhookProblem(c.env, new URL(c.req.url).origin);
   const checked = (event: string) => (current?.events.includes(event as never) ?? false ? raw(' checked') : '');
   return render(c, t('webhook.title'), html`<h1>${t('webhook.title')}</h1>
     ${note(message?.text, message?.ok)}
     <p>${t('webhook.intro')}</p>
+    ${alertRefused ? note(t('webhook.alertRefused', { problem: alertRefused })) : ''}
     ${current ? '' : html`<p>${t('webhook.none')}</p>`}
     <form method="post" action="/console/webhook">
       ${csrfField(c.var.signed.csrf)}

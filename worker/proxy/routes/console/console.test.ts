@@ -212,3 +212,35 @@ describe('the connect link', () => {
     expect(r.headers.get('content-security-policy')).toContain("default-src 'none'");
   });
 });
+
+describe('the Prices page and the rules of a price table', () => {
+  const S2 = 'doubao-seedance-2-0-260128';
+  const S2_FAST = 'doubao-seedance-2-0-fast-260128';
+  const unpricedRow = (page: string, model: string) => page.includes(`<tr class="unpriced"><td>${model}</td>`);
+
+  it('marks each catalogued model the table has no price for, and no other', async () => {
+    const { cookie } = await session();
+    const page = async () => (await appFetch('/console/prices', { headers: { Cookie: cookie } })).text();
+    const before = await page();
+    expect([unpricedRow(before, S2), unpricedRow(before, S2_FAST), unpricedRow(before, 'doubao-seedance-1-5-pro-251215')]).toEqual([true, true, false]);
+    expect(before).toContain('402 price_unknown');
+    await priceModel(1, S2);
+    const after = await page();
+    expect([unpricedRow(after, S2), unpricedRow(after, S2_FAST), unpricedRow(after, 'doubao-seedance-1-5-pro-251215')]).toEqual([false, true, true]);
+    await resetPrices();
+  });
+
+  it('a table the schema refuses, saved from the form, shows the field and leaves the stored table as it was', async () => {
+    const { cookie, csrf } = await session();
+    for (const [table, field] of [
+      ['{"currency":"CNY","models":{"m":{}}}', 'models.m'],
+      ['{"currency":"CNY","models":{"__proto__":{"*":1}}}', 'models.__proto__'],
+      ['{"currency":"CNY","models":{"m":{"*":1e-7}}}', 'models.m.*'],
+    ] as const) {
+      const saved = await appFetch('/console/prices', { method: 'POST', headers: { ...FORM, Cookie: cookie }, body: form({ table, _csrf: csrf }) });
+      expect(await saved.text()).toContain(`${field}:`);
+    }
+    const page = await (await appFetch('/console/prices', { headers: { Cookie: cookie } })).text();
+    expect(page).toContain('The default table shipped with Arkbridge is in use.');
+  });
+});

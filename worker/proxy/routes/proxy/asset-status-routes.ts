@@ -19,7 +19,7 @@ assetStatusRoutes.post('/assets/statuses', describeRoute({
   summary: 'How the caller\'s followed assets stand (no call to the service)',
   description:
     'The proxy follows every asset the caller creates through `CreateAsset` to `Active` or `Failed`. For each id it follows, or saw end in the last ' +
-    `${ASSET_OUTCOME_DAYS} days, one entry, in the order asked (repeats once). An id it does not follow (another member's, created elsewhere or before, deleted) is left out: ask the service for those.`,
+    `${ASSET_OUTCOME_DAYS} days, one entry, in the order asked (repeats once). An id it does not follow (another member's, created elsewhere or before, deleted), or of a group the caller holds no role on now, is left out: ask the service for those.`,
   tags: ['member'],
   security: MEMBER,
   requestBody: jsonBody(assetIdBatchSchema),

@@ -16,7 +16,7 @@ tokenRoutes.post('/tokens', describeRoute({
   summary: 'A new token of the calling member, for another browser: shown only in this answer',
   tags: ['member'],
   security: MEMBER,
-  requestBody: jsonBody(tokenCreateSchema, '`label`: 1 to 64 characters (trimmed): what the member reads in their list of browsers.'),
+  requestBody: jsonBody(tokenCreateSchema, '`label`: 1 to 64 characters, cleaned by the label rule (control and bidirectional override characters removed, NFC, trimmed): what the member reads in their list of browsers.'),
   responses: {
     201: json('The token, with its id and label.', createdTokenSchema),
     ...errors({ 400: INVALID_JSON, 401: UNAUTHORIZED_MEMBER, 409: `\`too_many_tokens\`: the member already holds ${MEMBER_TOKENS_MAX}; delete one first.`, 413: TOO_LARGE_JSON }),

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { describeRoute, type DescribeRouteOptions } from 'hono-openapi';
-import { webhookAnswerSchema, webhookDeliveryListSchema, webhookSetSchema, WEBHOOK_EVENTS, WEBHOOK_URL_MAX } from '../../../../shared';
-import { selfUrlProblem, type WebhookCall } from '../../domain/webhooks/webhook-calls';
+import { outboundUrlProblem, webhookAnswerSchema, webhookDeliveryListSchema, webhookSetSchema, WEBHOOK_EVENTS, WEBHOOK_URL_MAX } from '../../../../shared';
+import type { WebhookCall } from '../../domain/webhooks/webhook-calls';
 import { allowHttpMedia, type ProxySettings } from '../../infra/settings/proxy-settings';
 import type { ErrorAnswer } from '../answers';
 import { readJsonBody } from '../json-body';
@@ -40,14 +40,14 @@ export function webhookRoutes(o: WebhookRouteOptions): Hono<any> {
   app.put('/webhook', describe(`Set ${o.whose} webhook: the secret is shown the first time only`, {
     200: json('The webhook; `secret` only when this call made it (the first set). A later set keeps the secret and does not show it: rotate to see a new one.', webhookAnswerSchema),
     ...errors({
-      400: `\`invalid_parameter\`: \`param\` names the field: \`url\` (https://, or http:// with ALLOW_HTTP_MEDIA=on; at most ${WEBHOOK_URL_MAX} characters; never the proxy itself), \`events[i]\` (one of ${WEBHOOK_EVENTS.join(', ')}), \`format\`.`,
+      400: `\`invalid_parameter\`: \`param\` names the field: \`url\` (https://, or http:// with ALLOW_HTTP_MEDIA=on; at most ${WEBHOOK_URL_MAX} characters; never the proxy's own origin: \`webhook_url_not_allowed\`), \`events[i]\` (one of ${WEBHOOK_EVENTS.join(', ')}), \`format\`. \`webhook_url_not_allowed\` (\`param\`: \`url\`): a host the proxy does not post to: localhost, a loopback (allowed with ALLOW_HTTP_MEDIA=on), private, link-local, unique-local, unspecified or other special-use address, a name under .internal, .local, .localhost or .home.arpa, or a single-label name.`,
       413: TOO_LARGE_JSON,
     }),
   }, { requestBody: jsonBody(webhookSetSchema(), '`url`, `events` and an optional `format` (`standard`, or a chat\'s: `slack`, `discord`, `feishu`).') }), async (c) => {
     const body = await readJsonBody(c, webhookSetSchema({ allowHttp: allowHttpMedia(c.env as ProxySettings) }), o.error(c));
     if ('refused' in body) return body.refused;
-    const self = selfUrlProblem(body.value.url, new URL(c.req.url).origin);
-    if (self) return o.error(c)(400, 'invalid_parameter', self, 'url');
+    const problem = outboundUrlProblem(body.value.url, { allowLoopback: allowHttpMedia(c.env as ProxySettings), selfOrigin: new URL(c.req.url).origin });
+    if (problem) return o.error(c)(400, 'webhook_url_not_allowed', `url: ${problem}`, 'url');
     return o.answer(c, { kind: 'set', input: body.value });
   });
 
