@@ -1,14 +1,19 @@
 /**
- * `npm test`: the type checks and the import rules run beside vitest rather than before it (they
- * take a core for about a minute while vitest mostly waits on workerd and the browsers). vitest's
- * output streams as it comes; the checks' output is held and printed whole when each ends, so the
- * two never interleave mid-line. Fails when any of them fails; prints how long each took and
- * writes it to test-results/phases.json for `.ci/run`'s summary. Arguments go to vitest
- * (`npm test -- --project unit`).
+ * `npm test`: everything at once, since most of the suite waits on workerd, browsers and the
+ * sandbox's clock rather than on a core (docs/testing.md has the figures):
+ * - the proxy's tests in a vitest of their own, one file after another (the sandbox they share
+ *   keeps its faults, clock and counters for the whole run, so two files must not overlap);
+ * - every other project in another vitest, files side by side;
+ * - the type checks and the import rules beside both.
+ * The larger vitest's output streams as it comes; the others' is held and printed whole when each
+ * ends, so lines never interleave. Fails when any part fails; prints how long each took and writes
+ * it to test-results/phases.json for `.ci/run`'s summary. With arguments (`npm test -- --project
+ * unit`, a file name), they go to one vitest run as given, and the checks run beside it.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TIMINGS_NAME } from './lib/test-timings';
 import { ROOT } from './lib/wrangler-dev';
 
 interface Phase {
@@ -18,19 +23,23 @@ interface Phase {
 }
 
 const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
+const RESULTS = join(ROOT, 'test-results');
 
-function run(name: string, command: string, args: string[], stream: boolean): Promise<Phase> {
+function run(name: string, command: string, args: string[], { stream = false, env = {} }: { stream?: boolean; env?: Record<string, string> } = {}): Promise<Phase> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
     const held: Buffer[] = [];
     child.stdout?.on('data', (chunk: Buffer) => held.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => held.push(chunk));
+    let settled = false;
     const done = (ok: boolean) => {
+      if (settled) return;
+      settled = true;
       const seconds = (performance.now() - started) / 1000;
       if (!stream) {
         const output = Buffer.concat(held).toString('utf8').trimEnd();
-        process.stdout.write(`\n── ${name}: ${ok ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s ──\n${output ? `${output}\n` : ''}`);
+        process.stdout.write(`\n──── ${name}: ${ok ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s ────\n${output ? `${output}\n` : ''}──── end of ${name} ────\n\n`);
       }
       resolve({ name, seconds, ok });
     };
@@ -42,22 +51,35 @@ function run(name: string, command: string, args: string[], stream: boolean): Pr
   });
 }
 
-/** The checks one after another (two tsc processes at once would take both cores from vitest). */
+/** The checks one after another (two tsc at once would take both cores from the tests). */
 async function checks(): Promise<Phase[]> {
-  const out: Phase[] = [];
-  out.push(await run('typecheck (extension, shared, tests, scripts)', bin('tsc'), ['--noEmit', '-p', '.'], false));
-  out.push(await run('typecheck (Workers)', bin('tsc'), ['--noEmit', '-p', 'worker'], false));
-  out.push(await run('imports', bin('depcruise'), ['--config', '.dependency-cruiser.cjs', 'shared', 'worker', 'extension', 'scripts', 'test'], false));
-  return out;
+  return [
+    await run('typecheck (extension, shared, tests, scripts)', bin('tsc'), ['--noEmit', '-p', '.']),
+    await run('typecheck (Workers)', bin('tsc'), ['--noEmit', '-p', 'worker']),
+    await run('imports', bin('depcruise'), ['--config', '.dependency-cruiser.cjs', 'shared', 'worker', 'extension', 'scripts', 'test']),
+  ];
 }
 
+/** Each vitest writes its own timings (test/support/timing-reporter.ts). */
+const timings = (name: string) => ({ TEST_TIMINGS_FILE: join(RESULTS, `test-timings.${name}.json`) });
+
+function vitests(args: string[]): Promise<Phase>[] {
+  if (args.length > 0) return [run('vitest', bin('vitest'), ['run', ...args], { stream: true, env: timings('all') })];
+  return [
+    run('vitest: unit, sandbox, extension, e2e', bin('vitest'), ['run', '--project', 'unit', '--project', 'sandbox', '--project', 'extension', '--project', 'e2e'], { stream: true, env: timings('rest') }),
+    run('vitest: proxy', bin('vitest'), ['run', '--project', 'proxy'], { env: timings('proxy') }),
+  ];
+}
+
+mkdirSync(RESULTS, { recursive: true });
+for (const name of readdirSync(RESULTS)) if (TIMINGS_NAME.test(name) || name === 'phases.json') rmSync(join(RESULTS, name));
+
 const started = performance.now();
-const [checked, vitest] = await Promise.all([checks(), run('vitest', bin('vitest'), ['run', ...process.argv.slice(2)], true)]);
-const phases = [...checked, vitest];
+const parts = await Promise.all([checks(), ...vitests(process.argv.slice(2))]);
+const phases = parts.flat();
 const total = (performance.now() - started) / 1000;
 
-mkdirSync(join(ROOT, 'test-results'), { recursive: true });
-writeFileSync(join(ROOT, 'test-results', 'phases.json'), `${JSON.stringify({ seconds: total, phases }, null, 1)}\n`);
+writeFileSync(join(RESULTS, 'phases.json'), `${JSON.stringify({ seconds: total, phases }, null, 1)}\n`);
 process.stdout.write(
   `\nnpm test: ${total.toFixed(1)} s\n${phases.map((p) => `  ${p.ok ? 'ok    ' : 'FAILED'} ${p.seconds.toFixed(1).padStart(7)} s  ${p.name}`).join('\n')}\n`,
 );

@@ -5,6 +5,9 @@
  * every `vitest run` and by `.ci/run`.
  */
 
+/** The files the timing reporter writes in test-results/: `test-timings.json`, or one per vitest of `npm test`. */
+export const TIMINGS_NAME = /^test-timings(\.[a-z]+)?\.json$/;
+
 /** One test file, times in milliseconds from the start of the run. */
 export interface FileTiming {
   project: string;
