@@ -1,8 +1,9 @@
 /**
  * `npm test`: everything at once, since most of the suite waits on workerd, browsers and the
  * sandbox's clock rather than on a core (docs/testing.md has the figures):
- * - the proxy's tests in a vitest of their own, one file after another (the sandbox they share
- *   keeps its faults, clock and counters for the whole run, so two files must not overlap);
+ * - the proxy's tests in two vitests of their own (half the files each), one file after another
+ *   in each (the sandbox a vitest's proxy files share keeps its faults, clock and counters for the
+ *   whole run, so two of its files must not overlap; each vitest starts its own sandbox);
  * - every other project in another vitest, files side by side;
  * - the type checks and the import rules beside both.
  * The larger vitest's output streams as it comes; the others' is held and printed whole when each
@@ -60,6 +61,13 @@ async function checks(): Promise<Phase[]> {
   ];
 }
 
+/**
+ * The proxy's files in parts, each a vitest of its own with its own sandbox, media server and
+ * webhook receiver (the project's globalSetup), so the parts' faults, clocks and counters never
+ * meet; inside a part, files still run one after another.
+ */
+const PROXY_SHARDS = 2;
+
 /** Each vitest writes its own timings (test/support/timing-reporter.ts). */
 const timings = (name: string) => ({ TEST_TIMINGS_FILE: join(RESULTS, `test-timings.${name}.json`) });
 
@@ -67,7 +75,9 @@ function vitests(args: string[]): Promise<Phase>[] {
   if (args.length > 0) return [run('vitest', bin('vitest'), ['run', ...args], { stream: true, env: timings('all') })];
   return [
     run('vitest: unit, sandbox, extension, e2e', bin('vitest'), ['run', '--project', 'unit', '--project', 'sandbox', '--project', 'extension', '--project', 'e2e'], { stream: true, env: timings('rest') }),
-    run('vitest: proxy', bin('vitest'), ['run', '--project', 'proxy'], { env: timings('proxy') }),
+    ...Array.from({ length: PROXY_SHARDS }, (_, i) =>
+      run(`vitest: proxy, part ${i + 1} of ${PROXY_SHARDS}`, bin('vitest'), ['run', '--project', 'proxy', `--shard=${i + 1}/${PROXY_SHARDS}`], { env: timings(`proxy${i + 1}`) }),
+    ),
   ];
 }
 

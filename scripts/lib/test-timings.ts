@@ -6,7 +6,7 @@
  */
 
 /** The files the timing reporter writes in test-results/: `test-timings.json`, or one per vitest of `npm test`. */
-export const TIMINGS_NAME = /^test-timings(\.[a-z]+)?\.json$/;
+export const TIMINGS_NAME = /^test-timings(\.[a-z0-9]+)?\.json$/;
 
 /** One test file, times in milliseconds from the start of the run. */
 export interface FileTiming {
