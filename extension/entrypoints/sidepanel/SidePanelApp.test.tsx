@@ -1,5 +1,5 @@
 import { act } from 'preact/test-utils';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { button, byLabel, click, mount, select, text, type, unmount } from '@/components/dom-testing';
 import { SidePanelApp } from '@/entrypoints/sidepanel/SidePanelApp';
@@ -24,6 +24,13 @@ const RAW: RawMedia[] = [
   { kind: 'audio', type: 'audio', src: `${PAGE}song.mp3` },
 ];
 const scan = (items: RawMedia[] = RAW): PageMediaScan => ({ documentUrl: PAGE, title: 'Gallery', items, truncated: false });
+
+beforeAll(async () => {
+  // A save loads its duplicate check with the first save (PageMediaView): loaded here, so that the
+  // waits after a click on Save do not include compiling it and what it imports, which takes over the
+  // one second of vi.waitFor on a loaded machine.
+  await import('@/lib/saving/near-duplicate-check');
+});
 
 beforeEach(async () => {
   mocks = await resetState();
