@@ -30,7 +30,8 @@ describe('POST /v1/video/generations with Idempotency-Key', () => {
     expect(ids.size).toBe(1);
     for (const a of busy) expect(a.body.error).toMatchObject({ code: 'idempotency_in_progress', type: 'invalid_request_error' });
     if (delayMs) expect(busy.length).toBeGreaterThan(0);
-    // Afterwards the key replays the one task.
+    // Afterwards the key replays the one task (ended first: its tracking would ask the service meanwhile).
+    await finishTasks(m);
     const again = await noUpstream(() => create(m, BODY, k));
     expect(again.status).toBe(200);
     expect(again.body.id).toBe([...ids][0]);
