@@ -6,7 +6,9 @@ import { readKeptCopy } from '@/lib/poll/task-polling';
 import { connectedClient } from '@/lib/proxy/connected-client';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import type { StoryboardRecord } from '@/lib/storage/records/studio-records';
+import { storyboardStore } from '@/lib/storage/storyboard-store';
 import { takesAwaitingCopy, withKeptCopies } from '@/lib/studio/export-clips';
+import { boardTasks } from '@/lib/studio/storyboard-runner';
 import { type ExportOutcome, exportStoryboard, loadJoin } from '@/lib/studio/storyboard-export';
 import '@/lib/i18n/studio.en';
 
@@ -41,6 +43,17 @@ async function keptCopies(board: StoryboardRecord, tasks: ReadonlyMap<string, Ta
   return withKeptCopies(board, tasks, (task) => readKeptCopy(connected.client, task), () => new Promise((resolve) => setTimeout(resolve, 1_000)));
 }
 
+/**
+ * The storyboard and its takes as stored when the export starts. The view's copies are read after
+ * each change and lag behind the store: just after the studio or its Storyboard tab opened they are
+ * still empty, and a take that has just completed is not in them yet. What the store holds wins; the
+ * view's copy stands only for a take the store does not hold.
+ */
+async function storedBoard(board: StoryboardRecord, tasks: ReadonlyMap<string, TaskRecord>): Promise<{ board: StoryboardRecord; tasks: ReadonlyMap<string, TaskRecord> }> {
+  const stored = (await storyboardStore.get(board.id)) ?? board;
+  return { board: stored, tasks: new Map([...tasks, ...(await boardTasks(stored))]) };
+}
+
 /** Words for what went wrong, naming the shot. */
 function failure(outcome: Extract<ExportOutcome, { ok: false }>): string {
   switch (outcome.kind) {
@@ -62,8 +75,9 @@ export function ExportPanel({ board, tasks }: { board: StoryboardRecord; tasks: 
   async function run() {
     setState({ state: 'running', fraction: 0 });
     try {
-      const outcome = await exportStoryboard(board, await keptCopies(board, tasks), { fetcher: (input, init) => fetch(input, init), loadJoin, onProgress: (fraction) => setState({ state: 'running', fraction }) });
-      if (outcome.ok) await download(outcome.blob, fileName(board.name));
+      const current = await storedBoard(board, tasks);
+      const outcome = await exportStoryboard(current.board, await keptCopies(current.board, current.tasks), { fetcher: (input, init) => fetch(input, init), loadJoin, onProgress: (fraction) => setState({ state: 'running', fraction }) });
+      if (outcome.ok) await download(outcome.blob, fileName(current.board.name));
       setState({ state: 'done', outcome });
     } catch (error) {
       setState({ state: 'error', message: t('studio.unexpected', { message: error instanceof Error ? error.message : String(error) }) });

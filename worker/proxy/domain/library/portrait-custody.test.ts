@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, call, sandbox, seen } from '../../testing/proxy-test-client';
+import { finishTasks } from '../../testing/gateway-test-steps';
 import { consent, member, memberRows, noUpstream, portraitSession, upstream } from '../../testing/proxy-test-steps';
 import { partnerTokens } from '../../testing/leak-guard';
 
@@ -101,6 +102,8 @@ describe('ResolvePartnerToken', () => {
     const body = { model: 'doubao-seedance-2-0-260128', content: [{ type: 'text', text: 'walks' }, { type: 'image_url', image_url: { url: `asset://${assetId}` }, role: 'reference_image' }] };
     const mine = await call(m, 'POST', '/v1/video/generations', body);
     expect(mine.status).toBe(200);
+    // Ended first: while running, the owner's object asks the service about it every second (a call in the count).
+    await finishTasks(m);
     const theirs = await noUpstream(() => call(other, 'POST', '/v1/video/generations', body));
     expect([theirs.status, theirs.body.error.param]).toEqual([400, 'content[1].image_url']);
   });

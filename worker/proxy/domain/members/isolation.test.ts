@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Member } from '../../testing/proxy-test-client';
 import { api, call, sandbox } from '../../testing/proxy-test-client';
+import { finishTasks } from '../../testing/gateway-test-steps';
 import { asset, group, member, MODEL, noUpstream, PNG, portraitSession, task, untilActive, upstream } from '../../testing/proxy-test-steps';
 
 /**
@@ -22,6 +23,9 @@ async function owner(): Promise<Owner> {
   const groupId = await group(a, 'A-group');
   const assetId = await asset(a, groupId, 'A-asset');
   const taskId = await task(a);
+  // Ended (the sandbox's clock moved on, its tracking run): while running, the owner's object asks
+  // the service about it every second, a call that would land in the intruder's count of upstream calls.
+  await finishTasks(a);
   const { handle } = await portraitSession(a);
   return { a, groupId, assetId, taskId, handle };
 }
