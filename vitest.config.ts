@@ -36,11 +36,19 @@ export default defineConfig({
     // The proxy's one-line request logs are checked through console spies; printed, they would
     // bury the output (a fuzz run writes hundreds of thousands).
     onConsoleLog: (log) => !log.startsWith('{"time":'),
+    // Where the time went, per project and per file, printed at the end and kept in test-results/.
+    reporters: ['default', './test/support/timing-reporter.ts'],
+    // Files at once. vitest's default on a 2-core machine is one, which ran the whole suite file by
+    // file; most files wait on workerd, a browser or the sandbox's clock rather than on a core.
+    // The proxy's files still run one at a time (below). docs/testing.md has the figures.
+    maxWorkers: Number(process.env.TEST_MAX_WORKERS ?? 3),
     projects: [
       {
         test: {
           name: 'unit',
           environment: 'node',
+          // A hang detector, not a speed check: on a loaded machine a test of a few seconds can take ten.
+          testTimeout: 30_000,
           include: ['shared/**/*.test.ts', 'scripts/**/*.test.ts'],
         },
       },
@@ -100,6 +108,7 @@ export default defineConfig({
         test: {
           name: 'extension',
           environment: 'happy-dom',
+          testTimeout: 30_000,
           include: ['extension/**/*.test.{ts,tsx}'],
           setupFiles: ['fake-indexeddb/auto'],
         },
@@ -111,7 +120,8 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Files run side by side: each owns its ports, state folders and browser profile, and the
+          // extension builds they share are built once (test/e2e/support/build-extension.ts).
         },
       },
     ],

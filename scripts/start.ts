@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { AdminClient } from './lib/admin-client';
 import { DEV_VARS, ensureDevVars, proxyConfig } from './lib/dev-vars';
 import { onShutdown, portProblem, stopChild } from './lib/processes';
@@ -69,7 +69,7 @@ console.log(`
 Arkbridge local stack is running.
   Proxy URL          ${proxy.url}
   Dev member token   ${member.token}
-  Extension folder   ${join(ROOT, '.output', 'chrome-mv3')}
+  Extension folder   ${join(resolvePath(ROOT, process.env.ARKBRIDGE_OUT_DIR ?? '.output'), 'chrome-mv3')}
                      (chrome://extensions -> Developer mode -> Load unpacked; then paste the token in its options)
   Sandbox service    ${sandbox.url}   (its accounts and test helpers: README.md)
 Try it:  curl -X POST '${proxy.url}/api/v3?Action=CreateAssetGroup&Version=2024-01-01' \\

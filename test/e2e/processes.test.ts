@@ -164,6 +164,8 @@ describe('signals stop every process', () => {
       PROXY_PORT: String(proxyPort),
       ARKBRIDGE_STATE_DIR: join(dir, 'state'),
       ARKBRIDGE_DEV_VARS: join(dir, '.dev.vars'),
+      // Its own build folder: start.test.ts, running beside this file, builds into .output.
+      ARKBRIDGE_OUT_DIR: join(dir, 'output'),
     });
     await answers(run, `http://127.0.0.1:${proxyPort}/healthz`);
     // Usually the extension build is still running now: it must go too.
@@ -227,7 +229,7 @@ describe('a taken port', () => {
       const taken = await freePort();
       await holdPort(taken);
       const ports = { SANDBOX_PORT: String(await freePort()), PROXY_PORT: String(await freePort()), [setting]: String(taken) };
-      const run = npm(args, { ...ports, ...env, ARKBRIDGE_STATE_DIR: join(dir, 'state'), ARKBRIDGE_DEV_VARS: join(dir, '.dev.vars') });
+      const run = npm(args, { ...ports, ...env, ARKBRIDGE_STATE_DIR: join(dir, 'state'), ARKBRIDGE_DEV_VARS: join(dir, '.dev.vars'), ARKBRIDGE_OUT_DIR: join(dir, 'output') });
       const code = await Promise.race([exitOf(run.npm), sleep(20_000).then(() => 'still running')]);
       expect(code, run.output()).not.toBe(0);
       expect(code, run.output()).not.toBe('still running');

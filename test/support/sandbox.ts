@@ -20,7 +20,22 @@ export type Sandbox = Server;
 /** Fast timings and http:// media for tests; `vars` override them. */
 export const TEST_VARS: Readonly<Record<string, string>> = { SANDBOX_ALLOW_HTTP: 'on', SANDBOX_ASSET_SECONDS: '1', SANDBOX_VIDEO_SECONDS: '4' };
 
+/** Tries with other ports when one was taken between choosing it and wrangler listening on it. */
+const PORT_ATTEMPTS = 3;
+
 async function start(config: string, vars: Record<string, string>, label: string): Promise<Server> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(config, vars, label);
+    } catch (error) {
+      // A free port is only free until someone takes it: with test files side by side, another
+      // file's server or an outgoing connection can take it first. Any other failure is real.
+      if (attempt >= PORT_ATTEMPTS || !/already in use/.test(String(error))) throw error;
+    }
+  }
+}
+
+async function startOnce(config: string, vars: Record<string, string>, label: string): Promise<Server> {
   const persistTo = await mkdtemp(join(tmpdir(), `arkbridge-${label}-`));
   const worker = wranglerDev({ config, port: await freePort(), inspectorPort: await freePort(), persistTo, vars, label, echo: Boolean(process.env.E2E_VERBOSE) });
   const stop = async () => {

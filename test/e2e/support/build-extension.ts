@@ -103,15 +103,66 @@ async function cachedBuild(browser: ExtensionBrowser, env: Record<string, string
   if (existsSync(join(extensionDir, 'manifest.json'))) return extensionDir;
   mkdirSync(BUILD_CACHE, { recursive: true });
   pruneOldBuilds(hash);
-  const { outDir } = await runWxtBuild(browser, env, mkdtempSync(join(BUILD_CACHE, `.building-${hash}-`)));
+  // Test files run side by side: the first to ask builds, the others wait for its build rather
+  // than each running the same half-minute build on the same two cores.
+  const release = await buildLock(join(BUILD_CACHE, `.lock-${hash}`), () => existsSync(join(extensionDir, 'manifest.json')));
+  if (!release) return extensionDir;
   try {
-    renameSync(outDir, final);
-  } catch (error) {
-    // Another process finished the same build first: use that one.
-    rmSync(outDir, { recursive: true, force: true });
-    if (!existsSync(join(extensionDir, 'manifest.json'))) throw error;
+    const { outDir } = await runWxtBuild(browser, env, mkdtempSync(join(BUILD_CACHE, `.building-${hash}-`)));
+    try {
+      renameSync(outDir, final);
+    } catch (error) {
+      // Another process finished the same build first: use that one.
+      rmSync(outDir, { recursive: true, force: true });
+      if (!existsSync(join(extensionDir, 'manifest.json'))) throw error;
+    }
+  } finally {
+    release();
   }
   return extensionDir;
+}
+
+/**
+ * Takes the lock at `path` (a directory holding the owner's pid), waiting while another live
+ * process holds it. Answers how to release it, or undefined when `done()` turned true while
+ * waiting (the other process built it). A lock whose owner is gone is taken over.
+ */
+async function buildLock(path: string, done: () => boolean): Promise<(() => void) | undefined> {
+  for (;;) {
+    try {
+      mkdirSync(path);
+      writeFileSync(join(path, 'pid'), String(process.pid));
+      return () => rmSync(path, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (done()) return undefined;
+    if (!ownerAlive(path)) {
+      rmSync(path, { recursive: true, force: true });
+      continue;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+function ownerAlive(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+  } catch {
+    // Taken a moment ago, pid not written yet: alive unless the lock is old.
+    try {
+      return Date.now() - statSync(lock).mtimeMs < 10_000;
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**
