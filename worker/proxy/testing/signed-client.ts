@@ -40,12 +40,14 @@ export function vendorSign(key: Pick<AccessKey, 'accessKeyId' | 'secretAccessKey
     headers: { Host: url.host, ...headers },
     body,
   };
-  const saved = { log: console.log, debug: console.debug, error: console.error };
-  console.log = console.debug = console.error = () => undefined;
+  // Restored as they were, descriptors and all: the leak guard's spies are among them.
+  const names = ['log', 'debug', 'error'] as const;
+  const saved = names.map((name) => Object.getOwnPropertyDescriptor(console, name));
+  for (const name of names) Object.defineProperty(console, name, { value: () => undefined, configurable: true, writable: true });
   try {
     new VendorSigner(request, 'ark').addAuthorization({ accessKeyId: key.accessKeyId, secretKey: key.secretAccessKey }, date);
   } finally {
-    Object.assign(console, saved);
+    names.forEach((name, i) => (saved[i] ? Object.defineProperty(console, name, saved[i]) : delete (console as unknown as Record<string, unknown>)[name]));
   }
   Object.assign(headers, request.headers);
 }
