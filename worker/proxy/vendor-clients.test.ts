@@ -110,6 +110,8 @@ describe("the vendor's Node signer with a member access key", () => {
       expect(r.status, end).toBeLessThan(300);
       const refused = await noUpstream(() => signed(key, 'ListAssetGroups', {}));
       expect([refused.status, refused.error?.Code], end).toEqual([401, 'InvalidAccessKey']);
+      // Gone, not only refused: nothing is left to work again.
+      expect(await (await proxyFetch(`/admin/members/${m.id}/access-keys`, { headers: adminHeaders() })).json(), end).toEqual({ keys: [] });
     }
   });
 
