@@ -72,6 +72,8 @@ export default defineConfig({
           cloudflareTest(({ inject }) => ({
             wrangler: { configPath: './worker/proxy/wrangler.jsonc' },
             miniflare: {
+              // For the tests' vendor SDK signer (@volcengine/openapi needs Node's modules); the proxy itself uses none.
+              compatibilityFlags: ['nodejs_compat'],
               bindings: {
                 ASSET_API_BASE: inject('sandboxUrl'),
                 VIDEO_API_BASE: inject('sandboxUrl'),

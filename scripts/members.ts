@@ -8,6 +8,7 @@
  *   budget ID [LIMIT] [--period month|total] [--max-running N]
  *   team-budget [LIMIT] [--period month|total]
  *   usage [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--csv]
+ *   access-keys ID [revoke KEYID]
  *
  * Arguments are checked here (scripts/lib/members-args.ts) before any call; the proxy checks them too.
  */
@@ -36,6 +37,9 @@ const USAGE = `Usage: npm run members -- <command>
                            tasks, seconds and cost per day, member and model (default: this month
                            so far, UTC) with totals; --csv prints the proxy's CSV
                            (npm run -s members -- usage --csv > usage.csv)
+  access-keys ID [revoke KEYID]
+                           list a member's access keys (for the service's SDK; never a secret),
+                           or revoke one at once
 Environment: PROXY_URL (default http://127.0.0.1:8787, the local stack), ADMIN_TOKEN (default: from .dev.vars).`;
 
 function client(): AdminClient {
@@ -90,6 +94,17 @@ async function main(argv: string[]): Promise<void> {
       const admin = client();
       const state = args.change ? await admin.setTeamBudget(args.change) : await admin.teamBudget();
       return console.log(formatBudget(args.change ? "Team budget set (all members' tasks together):" : "Team budget (all members' tasks together):", state));
+    }
+    case 'access-keys': {
+      const admin = client();
+      if (args.revoke) {
+        await admin.revokeAccessKey(args.id, args.revoke);
+        return console.log(`Revoked access key ${args.revoke} of ${args.id}; calls signed with it are refused from now on.`);
+      }
+      const keys = await admin.accessKeys(args.id);
+      if (!keys.length) return console.log(`${args.id} holds no access key (a member makes one with POST /proxy/access-keys).`);
+      console.table(keys.map((k) => ({ id: k.id, label: k.label, accessKeyId: k.accessKeyId, created: k.createdAt, lastUsed: k.lastUsedAt ?? 'never' })));
+      return;
     }
     case 'usage': {
       const admin = client();

@@ -7,6 +7,7 @@ export * from './request-body';
 export * from './bytes';
 export * from './admin';
 export * from './member-identity';
+export * from './access-keys';
 export * from './labels';
 export * from './asset-ref';
 export * from './library/constants';

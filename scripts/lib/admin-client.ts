@@ -1,4 +1,5 @@
 import type {
+  AccessKeyInfo,
   AuditEntry,
   BudgetState,
   MemberBudgetChange,
@@ -96,6 +97,8 @@ export class AdminClient {
   rotate = (id: string) => this.#call<{ id: string; token: string }>('POST', `/admin/members/${encodeURIComponent(id)}/token`);
   // Identity (docs/identity.md): a field of a scope left out keeps its value.
   setScope = (id: string, change: MemberScopeChange) => this.#call<MemberScope>('PUT', `/admin/members/${encodeURIComponent(id)}/scope`, change);
+  accessKeys = async (id: string) => (await this.#call<{ keys: AccessKeyInfo[] }>('GET', `/admin/members/${encodeURIComponent(id)}/access-keys`)).keys;
+  revokeAccessKey = (id: string, keyId: string) => this.#call<void>('DELETE', `/admin/members/${encodeURIComponent(id)}/access-keys/${encodeURIComponent(keyId)}`);
   setEmail = (id: string, email: string | null) => this.#call<MemberSummary>('PUT', `/admin/members/${encodeURIComponent(id)}/email`, { email });
 
   // Budgets: fields left out of a change keep their value; null removes a limit.

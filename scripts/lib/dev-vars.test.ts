@@ -8,8 +8,16 @@ import { ROOT } from './wrangler-dev';
 describe('featuresOff', () => {
   test('MEDIA_URL_SECRET is optional: without it the proxy starts and says the media store is off', () => {
     expect(PROXY_REQUIRED).not.toContain('MEDIA_URL_SECRET');
-    expect(featuresOff({ ADMIN_TOKEN: 'x' })).toEqual([expect.stringContaining('The media store is off: MEDIA_URL_SECRET is not set')]);
-    expect(featuresOff({ MEDIA_URL_SECRET: 'secret' })).toEqual([]);
+    expect(featuresOff({ ADMIN_TOKEN: 'x', ACCESS_KEY_SECRET: 'k'.repeat(32) })).toEqual([expect.stringContaining('The media store is off: MEDIA_URL_SECRET is not set')]);
+    expect(featuresOff({ MEDIA_URL_SECRET: 'secret', ACCESS_KEY_SECRET: 'k'.repeat(32) })).toEqual([]);
+  });
+
+  test('ACCESS_KEY_SECRET is optional: without it, or shorter than 32 characters, member access keys are off', () => {
+    expect(PROXY_REQUIRED).not.toContain('ACCESS_KEY_SECRET');
+    expect(PROXY_CONFIG).toContain('ACCESS_KEY_SECRET');
+    for (const value of [undefined, 'k'.repeat(31)]) {
+      expect(featuresOff({ MEDIA_URL_SECRET: 'secret', ...(value ? { ACCESS_KEY_SECRET: value } : {}) })).toEqual([expect.stringContaining('Member access keys are off: ACCESS_KEY_SECRET')]);
+    }
   });
 });
 
@@ -54,15 +62,17 @@ describe('ensureDevVars', () => {
     const dir = mkdtempSync(join(tmpdir(), 'arkbridge-devvars-'));
     try {
       const path = join(dir, '.dev.vars');
-      expect(ensureDevVars('http://127.0.0.1:8788', path)).toEqual({ created: true, added: ['ADMIN_TOKEN', 'MEDIA_URL_SECRET'] });
+      expect(ensureDevVars('http://127.0.0.1:8788', path)).toEqual({ created: true, added: ['ADMIN_TOKEN', 'MEDIA_URL_SECRET', 'ACCESS_KEY_SECRET'] });
       const first = parseDevVars(readFileSync(path, 'utf8'));
       expect(first.MEDIA_URL_SECRET).toMatch(/^[\w-]{43}$/);
+      expect(first.ACCESS_KEY_SECRET).toMatch(/^[\w-]{43}$/);
       expect(ensureDevVars('http://127.0.0.1:8788', path)).toBeNull();
       writeFileSync(path, 'ADMIN_TOKEN=kept');
-      expect(ensureDevVars('http://127.0.0.1:8788', path)).toEqual({ created: false, added: ['MEDIA_URL_SECRET'] });
+      expect(ensureDevVars('http://127.0.0.1:8788', path)).toEqual({ created: false, added: ['MEDIA_URL_SECRET', 'ACCESS_KEY_SECRET'] });
       const upgraded = parseDevVars(readFileSync(path, 'utf8'));
       expect(upgraded.ADMIN_TOKEN).toBe('kept');
       expect(upgraded.MEDIA_URL_SECRET).toMatch(/^[\w-]{43}$/);
+      expect(upgraded.ACCESS_KEY_SECRET).toMatch(/^[\w-]{43}$/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -12,7 +12,7 @@ export const PROXY_CONFIG = [
   'ASSET_API_BASE', 'VIDEO_API_BASE', 'ACCESS_KEY_ID', 'SECRET_ACCESS_KEY', 'VIDEO_API_KEY', 'ADMIN_TOKEN',
   'ALLOWED_ORIGINS', 'ALLOW_HTTP_MEDIA', 'UPSTREAM_TIMEOUT_MS', 'TRACK_INTERVAL_SECONDS', 'ASSET_CHECK_SECONDS', 'ALERT_WEBHOOK_URL',
   'MEDIA_URL_SECRET', 'MEDIA_URL_TTL_SECONDS', 'KEEP_OUTPUTS_DAYS', 'ACCESS_TEAM_DOMAIN', 'ACCESS_AUD', 'ADMIN_TOKEN_SIGNIN',
-  'MEMBER_ACCESS_AUD', 'ACCESS_AUTO_ENROLL',
+  'MEMBER_ACCESS_AUD', 'ACCESS_AUTO_ENROLL', 'ACCESS_KEY_SECRET',
 ] as const;
 export type ProxyConfigName = (typeof PROXY_CONFIG)[number];
 
@@ -27,6 +27,9 @@ export function featuresOff(config: Record<string, string>): string[] {
   const off: string[] = [];
   if (!config.MEDIA_URL_SECRET) {
     off.push('The media store is off: MEDIA_URL_SECRET is not set, so uploads and /media/ answer 503 media_store_not_configured (npm start generates one into .dev.vars).');
+  }
+  if ((config.ACCESS_KEY_SECRET ?? '').length < 32) {
+    off.push('Member access keys are off: ACCESS_KEY_SECRET (at least 32 characters) is not set, so POST /proxy/access-keys answers 503 access_keys_not_configured (npm start generates one into .dev.vars).');
   }
   return off;
 }
@@ -48,7 +51,12 @@ export function parseDevVars(text: string): Record<string, string> {
 export const readDevVars = (): Record<string, string> => (existsSync(DEV_VARS) ? parseDevVars(readFileSync(DEV_VARS, 'utf8')) : {});
 
 /** Secrets `npm start` generates when `.dev.vars` lacks them (also in a file of an earlier version). */
-const GENERATED_SECRETS = { ADMIN_TOKEN: () => randomBytes(24).toString('base64url'), MEDIA_URL_SECRET: () => randomBytes(32).toString('base64url') } as const;
+const GENERATED_SECRETS = {
+  ADMIN_TOKEN: () => randomBytes(24).toString('base64url'),
+  MEDIA_URL_SECRET: () => randomBytes(32).toString('base64url'),
+  // Members' secret access keys are kept encrypted under it: losing it makes every access key unusable.
+  ACCESS_KEY_SECRET: () => randomBytes(32).toString('base64url'),
+} as const;
 
 /**
  * Creates `.dev.vars` for the local stack when absent (the sandbox's `dev` account, fresh secrets),
@@ -68,6 +76,7 @@ SECRET_ACCESS_KEY=sandbox-dev-secret-key
 VIDEO_API_KEY=sk-sandbox-dev
 ADMIN_TOKEN=${GENERATED_SECRETS.ADMIN_TOKEN()}
 MEDIA_URL_SECRET=${GENERATED_SECRETS.MEDIA_URL_SECRET()}
+ACCESS_KEY_SECRET=${GENERATED_SECRETS.ACCESS_KEY_SECRET()}
 ALLOW_HTTP_MEDIA=on
 `,
       { mode: 0o600 },

@@ -53,6 +53,16 @@ describe('parseMembersArgs', () => {
     expect(refusal('email', 'm1')).toMatch(/email needs ADDRESS/);
   });
 
+  test('access-keys: list a member\'s keys, or revoke one', () => {
+    expect(parse('access-keys', 'm1')).toEqual({ command: 'access-keys', id: 'm1' });
+    expect(parse('access-keys', 'm1', 'revoke', 'k0123456789abcdef')).toEqual({ command: 'access-keys', id: 'm1', revoke: 'k0123456789abcdef' });
+    expect(refusal('access-keys')).toMatch(/access-keys needs ID/);
+    expect(refusal('access-keys', 'm1', 'delete', 'k1')).toMatch(/^access-keys: unexpected argument "delete"/);
+    expect(refusal('access-keys', 'm1', 'revoke')).toMatch(/access-keys ID revoke needs KEYID/);
+    expect(refusal('access-keys', 'm1', 'revoke', 'k1', 'k2')).toMatch(/unexpected argument "k2"/);
+    expect(refusal('access-keys', 'm1', '--all')).toMatch(/unknown option "--all" \(it takes no options\)/);
+  });
+
   test('budget: show, or set the fields given', () => {
     expect(parse('budget', 'm1')).toEqual({ command: 'budget', id: 'm1' });
     expect(parse('budget', 'm1', '12.5')).toEqual({ command: 'budget', id: 'm1', change: { limit: 12.5 } });

@@ -44,7 +44,9 @@ export type MembersCommand =
   /** `change` undefined: show the scope. */
   | { command: 'scope'; id: string; change?: MemberScopeChange }
   | { command: 'email'; id: string; email: string | null }
-  | { command: 'usage'; query: UsageQuery; csv: boolean };
+  | { command: 'usage'; query: UsageQuery; csv: boolean }
+  /** `revoke` undefined: list the member's access keys. */
+  | { command: 'access-keys'; id: string; revoke?: string };
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -66,6 +68,7 @@ const SPECS: Record<Exclude<MembersCommand['command'], 'help'>, Spec> = {
   scope: { positionals: ['ID'], required: 1, options: { models: { type: 'string' }, expires: { type: 'string' } } },
   email: { positionals: ['ID', 'ADDRESS'], required: 2, options: {} },
   usage: { positionals: [], required: 0, options: { from: { type: 'string' }, to: { type: 'string' }, csv: { type: 'boolean' } } },
+  'access-keys': { positionals: ['ID', 'revoke', 'KEYID'], required: 1, options: {} },
 };
 
 const isCommand = (name: string): name is keyof typeof SPECS => Object.hasOwn(SPECS, name);
@@ -142,6 +145,14 @@ export function parseMembersArgs(argv: readonly string[], now = Date.now()): Mem
     }
     case 'usage':
       return { command, query: usageQuery(str('from'), str('to'), now), csv: values.csv === true };
+    case 'access-keys': {
+      const id = memberId(positionals[0]!);
+      if (positionals[1] === undefined) return { command, id };
+      if (positionals[1] !== 'revoke') throw new UsageError(`access-keys: unexpected argument ${quoted(positionals[1])} (access-keys ID, or access-keys ID revoke KEYID).`);
+      const keyId = positionals[2]?.trim();
+      if (!keyId) throw new UsageError('access-keys ID revoke needs KEYID (see: npm run members -- access-keys ID).');
+      return { command, id, revoke: keyId };
+    }
   }
 }
 

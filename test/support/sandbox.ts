@@ -62,6 +62,7 @@ export const TEST_PROXY_SECRETS = {
   VIDEO_API_KEY: 'sk-sandbox-dev',
   ADMIN_TOKEN: 'test-admin-token-0123456789',
   MEDIA_URL_SECRET: 'test-media-url-secret-0123456789abcdef',
+  ACCESS_KEY_SECRET: 'test-access-key-secret-0123456789abcdef',
 } as const;
 
 /** A proxy in front of `sandboxUrl`, configured as `npm start` configures it. */

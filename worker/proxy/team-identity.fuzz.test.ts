@@ -322,8 +322,9 @@ describe('fuzz: sources, sharing, gallery, transfers, quotes', () => {
 });
 
 /**
- * Every route the app serves, and the fuzz test that sends it hostile input: this file's, or
- * fuzz.test.ts's (the library, video, uploads, budgets, prices, reports, console sign-in).
+ * Every route the app serves, and the fuzz test that sends it hostile input: this file's,
+ * fuzz.test.ts's (the library, video, uploads, budgets, prices, reports, console sign-in), or
+ * access-keys.fuzz.test.ts's.
  */
 const FUZZED: Record<string, string> = {
   'POST /api/v3': 'fuzz.test.ts',
@@ -354,6 +355,11 @@ const FUZZED: Record<string, string> = {
   'DELETE /proxy/tokens/:tokenId': 'member identity',
   'GET /connect/methods': 'member identity',
   'GET /connect/access': 'member identity',
+  'POST /proxy/access-keys': 'access-keys.fuzz.test.ts',
+  'GET /proxy/access-keys': 'access-keys.fuzz.test.ts',
+  'DELETE /proxy/access-keys/:keyId': 'access-keys.fuzz.test.ts',
+  'GET /admin/members/:id/access-keys': 'access-keys.fuzz.test.ts',
+  'DELETE /admin/members/:id/access-keys/:keyId': 'access-keys.fuzz.test.ts',
   'PUT /proxy/webhook': 'webhooks',
   'GET /proxy/webhook': 'webhooks',
   'DELETE /proxy/webhook': 'webhooks',

@@ -2,17 +2,19 @@ import { DurableObject } from 'cloudflare:workers';
 import { type FollowedAsset, type MemberProfile, type MemberScope, type MemberScopeChange, type TokenInfo, type UsageView } from '../../../shared';
 import type { ProxyResponse } from '../infra/http/responses';
 import { handleLibrary, type LibraryCall } from '../domain/library/library-handler';
-import * as video from '../domain/video/video-handler';
+import { handleVideo, type VideoCall } from '../domain/video/video-handler';
 import { quoteTask } from '../domain/video/quote-handler';
 import { listConsents, recordConsent, type Consent } from '../domain/members/consents';
 import type { MemberContext } from '../domain/members/member-context';
-import { CREATES_SCHEMA, MEMBER_SCHEMA, openTaskSchema } from '../domain/members/member-schema';
+import { CREATES_SCHEMA, MEMBER_SCHEMA, openTaskSchema, type ProfileRow } from '../domain/members/member-schema';
 import { owns } from '../domain/members/owned';
 import { readScope, SCOPE_SCHEMA, scopeExpired, writeScope } from '../domain/members/member-scope';
 import { ADDED_LABEL, ROTATED_LABEL, TokenBook } from '../domain/members/member-tokens';
 import { hashToken, newToken } from '../domain/members/token';
+import { AccessKeyBook, type AccessKeyAnswer, type AccessKeyCall } from '../domain/members/access-keys';
+import { refuseSigned, type SignedRequest } from '../domain/members/signed-calls';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
-import { allowHttpMedia } from '../infra/settings/proxy-settings';
+import { accessKeySecret, allowHttpMedia } from '../infra/settings/proxy-settings';
 import { assetHolderPort, auditPort, ledgerPort, rosterPort, sourceHolderPort, teamLibraryPort, teamWebhookPort } from './object-stubs';
 import { WebhookOutbox, type HandedEvent } from '../domain/webhooks/webhook-outbox';
 import { AssetFollower, ASSET_EVENTS } from '../domain/tracking/asset-follower';
@@ -31,19 +33,6 @@ import { readableAssets } from '../domain/sharing/shared-access';
 
 export type Profile = MemberProfile;
 
-interface ProfileRow {
-  id: string;
-  name: string;
-  token_hash: string;
-  created_at: number;
-  revoked: number;
-}
-
-export type VideoCall =
-  | { kind: 'models' }
-  | { kind: 'get'; id: string; origin: string }
-  | { kind: 'create'; body: ArrayBuffer; idempotencyKey: string | null };
-
 /**
  * One member's state, strongly consistent: token hash, owned ids, idempotency records,
  * portrait handles, consents. Each authenticated request is handled here in one call.
@@ -53,6 +42,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
   readonly #creates: CreatesInFlight;
   /** The member's tokens (domain/members/member-tokens.ts). */
   readonly #tokens: TokenBook;
+  readonly #keys: AccessKeyBook;
   readonly #webhooks: WebhookOutbox;
   readonly #assets: AssetFollower;
   /** The alarm time last set (undefined: not known in this instance, or it fired). */
@@ -69,6 +59,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
     this.ctx.storage.sql.exec(SOURCE_SCHEMA);
     this.ctx.storage.sql.exec(REMOVALS_SCHEMA);
     this.#tokens = new TokenBook(this.ctx.storage.sql);
+    this.#keys = new AccessKeyBook(this.ctx.storage.sql, () => accessKeySecret(env));
     this.#tracker = new TaskTracker({
       sql: this.ctx.storage.sql,
       env,
@@ -179,6 +170,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
   rotate(tokenHash: string): boolean {
     if (!this.#active()) return false;
     this.#tokens.replaceAll({ label: ROTATED_LABEL, tokenHash, now: Date.now() });
+    this.#keys.removeAll();
     this.ctx.storage.sql.exec('UPDATE profile SET token_hash = ?', tokenHash);
     return true;
   }
@@ -186,6 +178,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
   revoke(): boolean {
     const revoked = this.ctx.storage.sql.exec("UPDATE profile SET revoked = 1, token_hash = '' WHERE revoked = 0").rowsWritten > 0;
     this.#tokens.replaceAll(null);
+    this.#keys.removeAll();
     this.#cached = undefined;
     return revoked;
   }
@@ -253,6 +246,12 @@ export class MemberState extends DurableObject<ProxyEnv> {
     return this.#member(tokenHash) ? this.#tokens.remove(tokenId) : null;
   }
 
+  /** The member's access keys, asked with one of their tokens, or by the admin (`tokenHash` null): null for no valid member. */
+  accessKeys(tokenHash: string | null, call: AccessKeyCall): Promise<AccessKeyAnswer> | null {
+    const memberId = tokenHash === null ? this.#row()?.id : this.#member(tokenHash)?.memberId;
+    return memberId ? this.#keys.call(memberId, call, Date.now()) : null;
+  }
+
   // --- member requests: null means the token is not (or no longer) valid ---
 
   me(tokenHash: string): { id: string; name: string } | null {
@@ -262,7 +261,17 @@ export class MemberState extends DurableObject<ProxyEnv> {
 
   async library(tokenHash: string, call: LibraryCall): Promise<ProxyResponse | null> {
     const m = this.#member(tokenHash);
-    if (!m) return null;
+    return m ? this.#libraryAs(m, call) : null;
+  }
+
+  /** `/api/v3` signed with one of the member's access keys: verified here, then handled exactly as the bearer call. */
+  async signedLibrary(signed: SignedRequest, call: LibraryCall): Promise<ProxyResponse> {
+    const profile = this.#profileRow();
+    const member = profile && !profile.row.revoked ? profile.context : null;
+    return (await refuseSigned(this.#keys, member, signed, call.body, call.action, Date.now())) ?? this.#libraryAs(member!, call);
+  }
+
+  async #libraryAs(m: MemberContext, call: LibraryCall): Promise<ProxyResponse> {
     const answer = await handleLibrary(m, call);
     // A delete's news for the team library and the asset's owner, told before it is answered.
     await this.#sendRemovals();
@@ -284,10 +293,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
 
   video(tokenHash: string, call: VideoCall): Promise<ProxyResponse> | null {
     const m = this.#member(tokenHash);
-    if (!m) return null;
-    if (call.kind === 'models') return video.listModels(m);
-    if (call.kind === 'get') return video.getTask(m, call.id, call.origin);
-    return video.createTask(m, call.body, call.idempotencyKey);
+    return m ? handleVideo(m, call) : null;
   }
 
   /** `POST /proxy/quote`: what a create of this body would reserve; nothing is created or reserved. */

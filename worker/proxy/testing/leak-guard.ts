@@ -27,7 +27,7 @@ beforeAll(() => {
 const offending = (entries: readonly string[], needle: string | RegExp) => entries.find((e) => (typeof needle === 'string' ? e.includes(needle) : needle.test(e)));
 
 /** The proxy's secrets, and the partner tokens observed so far. */
-const secrets = () => [proxyEnv.SECRET_ACCESS_KEY, proxyEnv.VIDEO_API_KEY, proxyEnv.ADMIN_TOKEN, proxyEnv.MEDIA_URL_SECRET!, ...partnerTokens];
+const secrets = () => [proxyEnv.SECRET_ACCESS_KEY, proxyEnv.VIDEO_API_KEY, proxyEnv.ADMIN_TOKEN, proxyEnv.MEDIA_URL_SECRET!, proxyEnv.ACCESS_KEY_SECRET!, ...partnerTokens];
 
 // One pass per secret over all the text at once: a fuzz run leaves hundreds of thousands of entries.
 afterAll(() => {

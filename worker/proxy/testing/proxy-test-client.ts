@@ -86,17 +86,31 @@ export interface CallOptions {
   version?: string;
 }
 
+/**
+ * How `api` authenticates a member's `/api/v3` call: null, with the member's bearer token; else it
+ * signs the call with an access key of the member's (testing/signed-client.ts), so that the same
+ * tests run on both paths.
+ */
+export type LibrarySigner = { sign(token: string, path: string, headers: Record<string, string>, body: string): Promise<void>; unauthorizedCode: string };
+let librarySigner: LibrarySigner | null = null;
+
+export function signLibraryCalls(signer: LibrarySigner | null): void {
+  librarySigner = signer;
+}
+
+/** The code of `/api/v3`'s 401 for a member no longer valid, on the path `api` takes. */
+export const unauthorizedCode = (): string => librarySigner?.unauthorizedCode ?? 'AuthenticationFailed';
+
 /** `/api/v3` through the proxy as `member`. */
 export async function api<R = any>(member: Member | string | null, action: string, body: unknown = {}, options: CallOptions = {}) {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   const token = typeof member === 'string' ? member : member?.token;
-  if (token) headers.Authorization = `Bearer ${token}`;
   if (options.idempotencyKey !== undefined) headers['Idempotency-Key'] = options.idempotencyKey;
-  const response = await proxyFetch(`/api/v3?Action=${encodeURIComponent(action)}&Version=${options.version ?? '2024-01-01'}`, {
-    method: 'POST',
-    headers,
-    body: options.rawBody ?? JSON.stringify(body),
-  });
+  const path = `/api/v3?Action=${encodeURIComponent(action)}&Version=${options.version ?? '2024-01-01'}`;
+  const text = options.rawBody ?? JSON.stringify(body);
+  if (token && librarySigner) await librarySigner.sign(token, path, headers, text);
+  else if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await proxyFetch(path, { method: 'POST', headers, body: text });
   const envelope = (await response.json()) as { ResponseMetadata: any; Result: R };
   return { status: response.status, headers: response.headers, envelope, result: envelope.Result, error: envelope.ResponseMetadata?.Error as { Code: string; Message: string } | undefined };
 }

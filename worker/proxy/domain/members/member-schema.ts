@@ -1,3 +1,12 @@
+/** The profile row of a member's object. */
+export interface ProfileRow {
+  id: string;
+  name: string;
+  token_hash: string;
+  created_at: number;
+  revoked: number;
+}
+
 /** Storage of one member's Durable Object. */
 export const MEMBER_SCHEMA = `
 CREATE TABLE IF NOT EXISTS profile (

@@ -110,3 +110,12 @@ const VIDEO_KEY_ANSWERS: idempotency.IdempotencyAnswers = {
     ? 'The video service has not answered yet; the task may still be created. Retry with the same Idempotency-Key to get its id; do not create again without it.'
     : 'The video service has not answered yet; the task may still be created. Send an Idempotency-Key so that a retry cannot create a second task.', 'server_error')),
 };
+
+/** One `/v1` call of an authenticated member, as the routes name it. */
+export type VideoCall = { kind: 'models' } | { kind: 'get'; id: string; origin: string } | { kind: 'create'; body: ArrayBuffer; idempotencyKey: string | null };
+
+export function handleVideo(m: MemberContext, call: VideoCall): Promise<ProxyResponse> {
+  if (call.kind === 'models') return listModels(m);
+  if (call.kind === 'get') return getTask(m, call.id, call.origin);
+  return createTask(m, call.body, call.idempotencyKey);
+}

@@ -7,6 +7,7 @@
 const TOKEN_SHAPES: RegExp[] = [
   /abk_m[0-9a-f]{16}_[A-Za-z0-9_-]{43}/g, // member tokens
   /\bsk-[A-Za-z0-9_-]{4,}/g, // service API keys
+  /\babks_[A-Za-z0-9_-]{8,}/g, // members' secret access keys (shared/access-keys.ts)
   /(Bearer|HMAC-SHA256)\s+[^\s",]+/gi, // credentials in header-like text
 ];
 

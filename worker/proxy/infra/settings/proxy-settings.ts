@@ -37,12 +37,21 @@ export interface ProxySettings {
   MEMBER_ACCESS_AUD?: string;
   /** `on`: member sign-in makes an unknown email a new member. */
   ACCESS_AUTO_ENROLL?: string;
+  /** The key under which members' secret access keys are kept encrypted (docs/identity.md); at least 32 characters. */
+  ACCESS_KEY_SECRET?: string;
 }
 
 /** The secret values of the configuration: the logger and response scrubber never let them out. */
 export const secretValues = (env: ProxySettings): string[] =>
   // A chat webhook's URL is itself a credential (Slack's, for one).
-  [env.SECRET_ACCESS_KEY, env.VIDEO_API_KEY, env.ADMIN_TOKEN, env.ACCESS_KEY_ID, env.ALERT_WEBHOOK_URL, env.MEDIA_URL_SECRET].filter((s): s is string => typeof s === 'string' && s.length >= 4);
+  [env.SECRET_ACCESS_KEY, env.VIDEO_API_KEY, env.ADMIN_TOKEN, env.ACCESS_KEY_ID, env.ALERT_WEBHOOK_URL, env.MEDIA_URL_SECRET, env.ACCESS_KEY_SECRET].filter((s): s is string => typeof s === 'string' && s.length >= 4);
+
+/** The shortest ACCESS_KEY_SECRET taken: 32 characters, as many bytes as the AES key derived from it. */
+export const ACCESS_KEY_SECRET_MIN = 32;
+
+/** ACCESS_KEY_SECRET when set and long enough; null turns member access keys off (their creation answers 503). */
+export const accessKeySecret = (env: ProxySettings): string | null =>
+  typeof env.ACCESS_KEY_SECRET === 'string' && env.ACCESS_KEY_SECRET.length >= ACCESS_KEY_SECRET_MIN ? env.ACCESS_KEY_SECRET : null;
 
 export const allowHttpMedia = (env: ProxySettings): boolean => env.ALLOW_HTTP_MEDIA === 'on';
 

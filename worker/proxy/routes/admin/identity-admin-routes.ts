@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { describeRoute } from 'hono-openapi';
-import { clip, memberEmailChangeSchema, memberProfileSchema, memberScopeChangeSchema, memberScopeSchema, tokenListSchema } from '../../../../shared';
+import { accessKeyListSchema, clip, memberEmailChangeSchema, memberProfileSchema, memberScopeChangeSchema, memberScopeSchema, tokenListSchema } from '../../../../shared';
 import type { ProxyEnv } from '../../infra/settings/proxy-env';
 import { directoryObject, ledgerObject, memberObject } from '../../objects/handles';
 import { contextError } from '../answers';
@@ -8,7 +8,7 @@ import { readJsonBody } from '../json-body';
 import { ADMIN, ADMIN_REFUSALS, empty, errors, INVALID_JSON, json, jsonBody, TOO_LARGE_JSON } from '../openapi/route-docs';
 import type { AdminVars } from './admin-auth';
 
-/** The admin's side of member identity (docs/identity.md): scopes, emails, a member's tokens. */
+/** The admin's side of member identity (docs/identity.md): scopes, emails, a member's tokens and access keys. */
 export const identityAdmin = new Hono<{ Bindings: ProxyEnv; Variables: AdminVars }>();
 
 const memberNotFound = (c: Context, id: string) => contextError(c)(404, 'member_not_found', `No active member ${clip(id)} exists.`);
@@ -76,5 +76,30 @@ identityAdmin.delete('/members/:id/tokens/:tokenId', describeRoute({
   if (deleted === null) return memberNotFound(c, id);
   if (!deleted) return contextError(c)(404, 'token_not_found', `No token ${clip(tokenId)} of this member exists.`, 'tokenId');
   await ledgerObject(c.env).audit(c.get('actor'), 'token.revoke', id, { token: tokenId });
+  return c.body(null, 204);
+});
+
+identityAdmin.get('/members/:id/access-keys', describeRoute({
+  summary: 'A member\'s access keys (for the service\'s SDK): labels, access key ids and times, never a secret',
+  tags: ['admin'],
+  security: ADMIN,
+  responses: { 200: json('The keys, oldest first.', accessKeyListSchema), ...errors({ ...ADMIN_REFUSALS, 404: '`member_not_found`: no such member.' }) },
+}), async (c) => {
+  const id = c.req.param('id');
+  const listed = (await directoryObject(c.env).exists(id)) ? await memberObject(c.env, id).accessKeys(null, { kind: 'list' }) : null;
+  return listed && typeof listed === 'object' ? c.json(listed) : memberNotFound(c, id);
+});
+
+identityAdmin.delete('/members/:id/access-keys/:keyId', describeRoute({
+  summary: 'Revoke one access key of a member: its next signed call is refused, the member\'s others keep working',
+  tags: ['admin'],
+  security: ADMIN,
+  responses: { 204: empty('Revoked.'), ...errors({ ...ADMIN_REFUSALS, 404: '`member_not_found`: no such member; `access_key_not_found`: no such access key of the member.' }) },
+}), async (c) => {
+  const { id, keyId } = c.req.param();
+  const deleted = (await directoryObject(c.env).exists(id)) ? await memberObject(c.env, id).accessKeys(null, { kind: 'delete', id: keyId }) : null;
+  if (deleted === null) return memberNotFound(c, id);
+  if (!deleted) return contextError(c)(404, 'access_key_not_found', `No access key ${clip(keyId)} of this member exists.`, 'keyId');
+  await ledgerObject(c.env).audit(c.get('actor'), 'access_key.revoke', id, { accessKey: keyId });
   return c.body(null, 204);
 });

@@ -22,6 +22,10 @@ export const IDENTITY_EN = {
   'identity.never': 'never',
   'identity.revokeToken': 'Revoke',
   'identity.tokenRevoked': 'Token revoked: it stops working at its next request.',
+  'identity.accessKeys': 'Access keys (scripts with the service\'s SDK)',
+  'identity.accessKeysNone': 'No access key. The member makes one with POST /proxy/access-keys; its secret is shown to them once.',
+  'identity.accessKeyId': 'Access key id',
+  'identity.accessKeyRevoked': 'Access key revoked: calls signed with it are refused from now on.',
   'members.access': 'Access',
   'members.emailOptional': 'Email (optional, for sign-in with Cloudflare Access)',
 };
@@ -48,6 +52,10 @@ export const IDENTITY_ZH: Record<keyof typeof IDENTITY_EN, string> = {
   'identity.never': '从未',
   'identity.revokeToken': '撤销',
   'identity.tokenRevoked': '令牌已撤销：下一次请求起失效。',
+  'identity.accessKeys': '访问密钥（使用服务方 SDK 的脚本）',
+  'identity.accessKeysNone': '没有访问密钥。成员可通过 POST /proxy/access-keys 创建；密钥仅向其显示一次。',
+  'identity.accessKeyId': '访问密钥 ID',
+  'identity.accessKeyRevoked': '访问密钥已撤销：此后用它签名的调用均被拒绝。',
   'members.access': '权限',
   'members.emailOptional': '邮箱（可选，用于 Cloudflare Access 登录）',
 };

@@ -3,6 +3,7 @@ import { appFetch, call, ORIGIN, proxyEnv } from '../../testing/proxy-test-clien
 import { admin } from '../../testing/gateway-test-steps';
 import { member, MODEL } from '../../testing/proxy-test-steps';
 import { memberTokens } from '../../testing/leak-guard';
+import { mintAccessKey } from '../../testing/signed-client';
 
 /** The console's side of member identity (docs/console.md, docs/identity.md): email, scope and tokens of a member, shown and edited. */
 
@@ -62,6 +63,20 @@ describe('a member\'s sign-in and access in the console', () => {
 
     // Cleared: every model again, no expiry.
     expect(await (await post(s, `/console/members/${m.id}/scope`, { models: '', expires: '' })).text()).toContain('All models · no expiry');
+  });
+
+  it('lists the member\'s access keys without their secrets, and revokes one', async () => {
+    const s = await session();
+    const m = await member('Scripted');
+    const key = await mintAccessKey(m.token, 'Nightly export');
+    if (key instanceof Response) throw new Error('no key');
+    let page = await (await appFetch(`/console/members/${m.id}`, { headers: { Cookie: s.cookie } })).text();
+    expect(page).toContain('Nightly export');
+    expect(page).toContain(key.accessKeyId);
+    expect(page).not.toContain(key.secretAccessKey);
+    page = await post(s, `/console/members/${m.id}/access-keys/${key.id}/revoke`, {}).then((r) => r.text());
+    expect(page).toContain('Access key revoked');
+    expect((await call(m, 'GET', '/proxy/access-keys')).body).toEqual({ keys: [] });
   });
 
   it('a form without the session\'s CSRF token changes nothing', async () => {

@@ -1,13 +1,13 @@
 import { Hono } from 'hono';
 import { html } from 'hono/html';
-import { MODELS, type MemberProfile, type MemberScope, type TokenInfo } from '../../../../shared';
+import { MODELS, type AccessKeyInfo, type MemberProfile, type MemberScope, type TokenInfo } from '../../../../shared';
 import { api, date, failure, formOf, refused, type C, type ConsoleEnv } from './console-kit';
 import { csrfField } from './console-page';
 import type { Translate } from './console-i18n';
 
 /**
  * A member's sign-in and access on their console page (docs/identity.md): the email Cloudflare
- * Access names them by, their scope (models, expiry), and their tokens, each revocable. Every
+ * Access names them by, their scope (models, expiry), their tokens and access keys, each revocable. Every
  * change goes through the admin API, as scripts make it.
  */
 
@@ -24,7 +24,10 @@ export function scopeSummary(t: Translate, scope: MemberScope): string {
 export async function identitySection(c: C, profile: MemberProfile) {
   const t = c.var.t;
   const id = profile.id;
-  const tokens = await api<{ tokens: TokenInfo[] }>(c, 'GET', `/members/${encodeURIComponent(id)}/tokens`);
+  const [tokens, keys] = await Promise.all([
+    api<{ tokens: TokenInfo[] }>(c, 'GET', `/members/${encodeURIComponent(id)}/tokens`),
+    api<{ keys: AccessKeyInfo[] }>(c, 'GET', `/members/${encodeURIComponent(id)}/access-keys`),
+  ]);
   const list = tokens.status === 200 ? tokens.body.tokens : [];
   const expires = profile.scope.expiresAt === null ? '' : new Date(profile.scope.expiresAt * 1000).toISOString().slice(0, 10);
   const csrf = csrfField(c.var.signed.csrf);
@@ -53,7 +56,25 @@ export async function identitySection(c: C, profile: MemberProfile) {
     <h3>${t('identity.tokens')}</h3>
     ${rows.length
       ? html`<div class="table-wrap"><table><thead><tr><th scope="col">${t('identity.label')}</th><th scope="col">${t('members.created')}</th><th scope="col">${t('identity.lastUsed')}</th><th scope="col">${t('members.actions')}</th></tr></thead><tbody>${rows}</tbody></table></div>`
-      : html`<p>${t('identity.tokensNone')}</p>`}`;
+      : html`<p>${t('identity.tokensNone')}</p>`}
+    ${accessKeyTable(c, id, keys.status === 200 ? keys.body.keys : [])}`;
+}
+
+/** The member's access keys: label, access key id, times; each revocable. Never a secret (the admin API lists none). */
+function accessKeyTable(c: C, id: string, keys: AccessKeyInfo[]) {
+  const t = c.var.t;
+  const csrf = csrfField(c.var.signed.csrf);
+  const rows = keys.map((key) => html`<tr>
+      <td>${key.label} <code>${key.id}</code></td>
+      <td><code>${key.accessKeyId}</code></td>
+      <td>${date(key.createdAt)}</td>
+      <td>${key.lastUsedAt ? date(key.lastUsedAt) : t('identity.never')}</td>
+      <td><form method="post" action="/console/members/${id}/access-keys/${key.id}/revoke" class="inline">${csrf}<button type="submit" class="danger" aria-label="${t('identity.revokeToken')}: ${key.label}">${t('identity.revokeToken')}</button></form></td>
+    </tr>`);
+  return html`<h3>${t('identity.accessKeys')}</h3>
+    ${rows.length
+      ? html`<div class="table-wrap"><table><thead><tr><th scope="col">${t('identity.label')}</th><th scope="col">${t('identity.accessKeyId')}</th><th scope="col">${t('members.created')}</th><th scope="col">${t('identity.lastUsed')}</th><th scope="col">${t('members.actions')}</th></tr></thead><tbody>${rows}</tbody></table></div>`
+      : html`<p>${t('identity.accessKeysNone')}</p>`}`;
 }
 
 /** The console's answer to a change: back to the member's page with what happened. */
@@ -91,6 +112,13 @@ export function identityForms(back: Back) {
     if (!form) return refused(c);
     const { id, tokenId } = c.req.param();
     return answer(c, id, await api(c, 'DELETE', `/members/${encodeURIComponent(id)}/tokens/${encodeURIComponent(tokenId)}`), c.var.t('identity.tokenRevoked'));
+  });
+
+  app.post('/members/:id/access-keys/:keyId/revoke', async (c) => {
+    const form = await formOf(c);
+    if (!form) return refused(c);
+    const { id, keyId } = c.req.param();
+    return answer(c, id, await api(c, 'DELETE', `/members/${encodeURIComponent(id)}/access-keys/${encodeURIComponent(keyId)}`), c.var.t('identity.accessKeyRevoked'));
   });
   return app;
 }

@@ -4,7 +4,8 @@ import { ACTIONS, API_VERSION, libraryEnvelopeSchema, librarySchemas } from '../
 import { expiredLibrary, unauthorizedLibrary } from '../../infra/http/responses';
 import { memberAnswer, memberAuth, type MemberEnv } from '../middleware/member-auth';
 import { libraryLimit } from '../middleware/limits';
-import { envelopeErrors, IDEMPOTENCY_KEY, json, MEMBER, oneOfBodies } from '../openapi/route-docs';
+import { signedOrBearer } from '../middleware/signed-auth';
+import { ACCESS_KEY, envelopeErrors, IDEMPOTENCY_KEY, json, MEMBER, oneOfBodies } from '../openapi/route-docs';
 
 /** `/api/v3`: the asset library, one operation per `Action`, handled in the member's object (domain/library/). */
 export const libraryRoutes = new Hono<MemberEnv>();
@@ -14,9 +15,10 @@ libraryRoutes.post('/', describeRoute({
   description:
     'The service\'s `/api/v3` interface, signed by the proxy. The body is the operation\'s, checked with the schema of the `Action` named. ' +
     'The answer is the service\'s envelope byte for byte. Members are apart: another member\'s id is 403 `AccessDenied`. ' +
+    'Authenticated with a member token, or signed as the service\'s SDK signs (HMAC-SHA256, region `cn-beijing`, service `ark`) with a member access key (`POST /proxy/access-keys`). ' +
     '`CreatePortraitSession` needs a consent on record (`POST /proxy/consents`). `CreateAssetGroup` and `CreateAsset` take an `Idempotency-Key`.',
   tags: ['library'],
-  security: MEMBER,
+  security: [...MEMBER, ...ACCESS_KEY],
   parameters: [
     { in: 'query', name: 'Action', required: true, description: 'The operation.', schema: { type: 'string', enum: [...ACTIONS] } },
     { in: 'query', name: 'Version', required: true, schema: { type: 'string', enum: [API_VERSION] } },
@@ -27,7 +29,7 @@ libraryRoutes.post('/', describeRoute({
     200: json('The service\'s envelope: `Result`, or `ResponseMetadata.Error` (the service may answer a failure with 200: always check it).', libraryEnvelopeSchema),
     ...envelopeErrors({
       400: '`ValidationError`: the body, `Action` or `Version` refused; the message names the field.',
-      401: '`AuthenticationFailed`: no valid member token.',
+      401: '`AuthenticationFailed`: no valid member token; `token_expired`: the member\'s scope has expired; on a signed call, `SignatureDoesNotMatch` (a malformed header, a wrong signature, X-Date over 15 minutes off) or `InvalidAccessKey` (an unknown, deleted or revoked key).',
       403: '`AccessDenied`: another member\'s id, or one never obtained.',
       409: '`IdempotencyInProgress`: the first request with this key still runs.',
       413: '`RequestTooLarge`: a body over 1 MB.',
@@ -38,15 +40,17 @@ libraryRoutes.post('/', describeRoute({
       504: '`UpstreamTimeout`: no answer within `UPSTREAM_TIMEOUT_MS`.',
     }),
   },
-}), memberAuth((c) => unauthorizedLibrary(c.req.query('Action') ?? ''), (c) => expiredLibrary(c.req.query('Action') ?? '')), libraryLimit, async (c) => {
+}), signedOrBearer(memberAuth((c) => unauthorizedLibrary(c.req.query('Action') ?? ''), (c) => expiredLibrary(c.req.query('Action') ?? ''))), libraryLimit, async (c) => {
   const action = c.req.query('Action') ?? '';
   c.set('operation', action);
   const { state, tokenHash } = c.get('member');
-  const result = await state.library(tokenHash, {
+  const call = {
     action,
     version: c.req.query('Version') ?? null,
     body: await c.req.arrayBuffer(),
     idempotencyKey: c.req.header('idempotency-key') ?? null,
-  });
+  };
+  // A signed call: verified in the member's object, then handled there as the bearer call.
+  const result = c.get('signed') ? await state.signedLibrary({ method: c.req.method, url: c.req.url, headers: [...c.req.raw.headers] }, call) : await state.library(tokenHash, call);
   return memberAnswer(result, () => unauthorizedLibrary(action));
 });

@@ -10,6 +10,8 @@ export interface MemberVars {
   member: { id: string; tokenHash: string; state: DurableObjectStub<MemberState> };
   memberId?: string;
   operation?: string;
+  /** The call is signed with a member's access key (signed-auth.ts), not made with a token. */
+  signed?: boolean;
 }
 
 /** The bindings and variables of every member route. */

@@ -101,7 +101,9 @@ describe('GET /openapi.json', () => {
       expect(operation.tags?.length, route).toBe(1);
       expect(tags, route).toContain(operation.tags![0]);
       const schemes = (operation.security ?? []).flatMap((requirement) => Object.keys(requirement));
-      if (/^\/(api\/v3|v1\/|proxy\/)/.test(path)) expect(schemes, route).toEqual(['memberToken']);
+      // `/api/v3` also takes a call signed with a member access key (contract section 20).
+      if (path === '/api/v3') expect(schemes, route).toEqual(['memberToken', 'memberAccessKey']);
+      else if (/^\/(v1\/|proxy\/)/.test(path)) expect(schemes, route).toEqual(['memberToken']);
       else if (path.startsWith('/admin/')) expect(schemes, route).toEqual(['adminToken', 'cloudflareAccess', 'consoleSession']);
       else if (path.startsWith('/media/')) expect(schemes, route).toEqual(['mediaSignature']);
       // Member sign-in: the members' Cloudflare Access application in front (docs/identity.md).

@@ -33,6 +33,12 @@ export const SECURITY_SCHEMES = {
     scheme: 'bearer',
     description: 'A member token (`abk_m<16 hex>_<43 characters>`), from the operator (`POST /admin/members`).',
   },
+  memberAccessKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: 'An `/api/v3` call signed as the service\'s SDKs sign (`HMAC-SHA256 Credential=<access key id>/<date>/cn-beijing/ark/request, SignedHeaders=..., Signature=...` with `X-Date`) with a member access key (`POST /proxy/access-keys`).',
+  },
   adminToken: { type: 'http', scheme: 'bearer', description: 'The proxy\'s `ADMIN_TOKEN` (scripts, `npm run members`).' },
   cloudflareAccess: {
     type: 'apiKey',
@@ -55,6 +61,8 @@ export const SECURITY_SCHEMES = {
 } as const;
 
 export const MEMBER: Security = [{ memberToken: [] }];
+/** A member access key's signature (`/api/v3` only). */
+export const ACCESS_KEY: Security = [{ memberAccessKey: [] }];
 /** Any one of the three admin credentials (routes/admin/admin-auth.ts). */
 export const ADMIN: Security = [{ adminToken: [] }, { cloudflareAccess: [] }, { consoleSession: [] }];
 export const SIGNED_MEDIA: Security = [{ mediaSignature: [] }];

@@ -9,6 +9,7 @@ import { sharingRoutes } from './sharing-routes';
 import { sourceRoutes } from './source-routes';
 import { assetStatusRoutes } from './asset-status-routes';
 import { tokenRoutes } from './token-routes';
+import { accessKeyRoutes } from './access-key-routes';
 import { memberAnswer } from '../middleware/member-auth';
 import { memberError } from '../answers';
 import { MEMBER, UNAUTHORIZED_MEMBER } from '../openapi/route-docs';
@@ -29,6 +30,7 @@ proxyApp.route('/', sourceRoutes);
 proxyApp.route('/', assetStatusRoutes);
 proxyApp.route('/', galleryRoutes);
 proxyApp.route('/', tokenRoutes);
+proxyApp.route('/', accessKeyRoutes);
 // The member's own webhook (docs/webhooks.md): kept and sent by the member's object.
 proxyApp.route('/', webhookRoutes({
   whose: 'the caller\'s',
