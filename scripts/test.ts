@@ -4,6 +4,8 @@
  * - the proxy's tests in two vitests of their own (half the files each), one file after another
  *   in each (the sandbox a vitest's proxy files share keeps its faults, clock and counters for the
  *   whole run, so two of its files must not overlap; each vitest starts its own sandbox);
+ * - the sandbox's tests in a vitest of their own, one file after another (its clock and faults
+ *   are one for the project);
  * - every other project in another vitest, files side by side;
  * - the type checks and the import rules beside both.
  * The larger vitest's output streams as it comes; the others' is held and printed whole when each
@@ -74,7 +76,8 @@ const timings = (name: string) => ({ TEST_TIMINGS_FILE: join(RESULTS, `test-timi
 function vitests(args: string[]): Promise<Phase>[] {
   if (args.length > 0) return [run('vitest', bin('vitest'), ['run', ...args], { stream: true, env: timings('all') })];
   return [
-    run('vitest: unit, sandbox, extension, e2e', bin('vitest'), ['run', '--project', 'unit', '--project', 'sandbox', '--project', 'extension', '--project', 'e2e'], { stream: true, env: timings('rest') }),
+    run('vitest: unit, extension, e2e', bin('vitest'), ['run', '--project', 'unit', '--project', 'extension', '--project', 'e2e'], { stream: true, env: timings('rest') }),
+    run('vitest: sandbox', bin('vitest'), ['run', '--project', 'sandbox'], { env: timings('sandbox') }),
     ...Array.from({ length: PROXY_SHARDS }, (_, i) =>
       run(`vitest: proxy, part ${i + 1} of ${PROXY_SHARDS}`, bin('vitest'), ['run', '--project', 'proxy', `--shard=${i + 1}/${PROXY_SHARDS}`], { env: timings(`proxy${i + 1}`) }),
     ),

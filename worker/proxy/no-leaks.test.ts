@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { adminHeaders, api, call, mediaUrl, proxyEnv, proxyFetch, sandbox, seen, waitFor, type Member } from './testing/proxy-test-client';
+import { adminHeaders, api, call, mediaUrl, PAST_DEADLINE_MS, proxyEnv, proxyFetch, sandbox, seen, waitFor, type Member } from './testing/proxy-test-client';
 import { asset, consent, group, member, memberRows, MODEL, PNG, portraitSession, untilActive } from './testing/proxy-test-steps';
 import { memberTokens } from './testing/leak-guard';
 
@@ -99,7 +99,7 @@ async function everyRoute(): Promise<{ members: Member[]; partnerTokens: string[
   await call(a, 'GET', `/v1/video/generations/${created.body.id}`);
   await sandbox.fault({ target: 'v1-models', status: 503, count: 1 });
   await call(a, 'GET', '/v1/models');
-  await sandbox.fault({ target: 'v1-create', status: 200, delayMs: 2000, count: 1 });
+  await sandbox.fault({ target: 'v1-create', status: 200, delayMs: PAST_DEADLINE_MS, count: 1 });
   await call(a, 'POST', '/v1/video/generations', { model: MODEL, prompt: 'slow' }, { 'Idempotency-Key': 'leak-slow' });
   await waitFor(() => call(a, 'POST', '/v1/video/generations', { model: MODEL, prompt: 'slow' }, { 'Idempotency-Key': 'leak-slow' }), (r) => r.status === 200, 10_000);
   await call(a, 'GET', '/nowhere');

@@ -13,6 +13,17 @@ export const sandboxUrl = inject('sandboxUrl');
 export const mediaUrl = inject('mediaBaseUrl');
 export const proxyEnv = env as unknown as ProxyEnv;
 
+/**
+ * How long the proxy waits for the service in these tests (UPSTREAM_TIMEOUT_MS, vitest.config.ts):
+ * long enough that no call the service answers at once meets it on a loaded machine, so only the
+ * tests that make the service slow on purpose see it, with PAST_DEADLINE_MS.
+ */
+export const UPSTREAM_DEADLINE_MS = Number(proxyEnv.UPSTREAM_TIMEOUT_MS);
+/** A delay of the service's answer that the proxy's deadline always cuts, with time to spare after it. */
+export const PAST_DEADLINE_MS = UPSTREAM_DEADLINE_MS + 3_000;
+/** The deadline as the proxy's messages say it ("within 5 s"). */
+export const DEADLINE_WORDS = `${UPSTREAM_DEADLINE_MS / 1000} s`;
+
 /** Every response body and header the tests saw, for the leak guard (testing/leak-guard.ts). */
 export const seen: string[] = [];
 /** Characters held in `seen`. */

@@ -36,7 +36,8 @@ interface GenerateReferencesProps {
   spec: ModelSpec;
   allowHttp: boolean;
   assets: AssetRecord[];
-  setForm: (form: GenerateForm) => void;
+  /** Takes the change as a function of the form as it is now (see GenerateView). */
+  setForm: (change: (current: GenerateForm) => GenerateForm) => void;
   problems: FormProblem[];
   refused: Refusal | null;
   general: string[];
@@ -67,7 +68,7 @@ export function GenerateReferences({ form, spec, allowHttp, assets, setForm, pro
     if (!made.ok) return setUrlError(made.message);
     setUrlError(null);
     setUrl('');
-    setForm(addReference(form, made.value));
+    setForm((current) => addReference(current, made.value));
   }
 
   async function addFile(input: HTMLInputElement) {
@@ -78,7 +79,7 @@ export function GenerateReferences({ form, spec, allowHttp, assets, setForm, pro
       const made = fileReference(file.name, await readAsDataUri(file), file.size, addRole, spec);
       if (!made.ok) return setFileError(made.message);
       setFileError(null);
-      setForm(addReference(form, made.value));
+      setForm((current) => addReference(current, made.value));
     } catch (error) {
       setFileError(t('generate.file.unreadable', { message: error instanceof Error ? error.message : String(error) }));
     }
@@ -115,8 +116,8 @@ export function GenerateReferences({ form, spec, allowHttp, assets, setForm, pro
                 ...problems.filter((p) => p.target.kind === 'reference' && p.target.id === ref.id).map((p) => p.reason),
                 ...(refused?.target.kind === 'reference' && refused.target.id === ref.id ? [refused.message] : []),
               ]}
-              onRole={(next) => setForm(setRole(form, ref.id, next))}
-              onRemove={() => setForm(removeReference(form, ref.id))}
+              onRole={(next) => setForm((current) => setRole(current, ref.id, next))}
+              onRemove={() => setForm((current) => removeReference(current, ref.id))}
             />
           ))}
         </ol>
@@ -156,7 +157,7 @@ export function GenerateReferences({ form, spec, allowHttp, assets, setForm, pro
                             <button
                               type="button"
                               onClick={() => {
-                                setForm(addReference(form, libraryReference(asset, addRole)));
+                                setForm((current) => addReference(current, libraryReference(asset, addRole)));
                                 setPicking(false);
                               }}
                             >

@@ -1,3 +1,4 @@
+import { options as preactOptions } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
@@ -241,6 +242,28 @@ describe('Generate: submit', () => {
     expect(call!.idempotencyKey).toBe(record!.idempotencyKey);
     expect(call!.body).toEqual({ model: ids.s2, content: [{ type: 'text', text: 'A cat surfing' }], resolution: '720p' });
     expect(messages).toContainEqual({ type: 'arkbridge:sync' });
+  });
+
+  it('a model chosen before the model list has been applied is kept, and so is the prompt', async () => {
+    // The list arrives outside any event, and its effect waits for the next frame: held here, so
+    // that the member's choice comes first, as it can on a busy machine. The effect then runs at the
+    // member's change and must apply to the form as it is now, not as that earlier render saw it.
+    const held: (() => void)[] = [];
+    const previous = preactOptions.requestAnimationFrame;
+    preactOptions.requestAnimationFrame = (callback) => void held.push(callback);
+    try {
+      await open();
+      select(byLabel<HTMLSelectElement>('Model'), ids.s2);
+      type(byLabel('Prompt'), 'A cat surfing');
+    } finally {
+      preactOptions.requestAnimationFrame = previous;
+    }
+    act(() => held.splice(0).forEach((callback) => callback()));
+    expect(byLabel<HTMLSelectElement>('Model').value).toBe(ids.s2);
+    expect(byLabel<HTMLTextAreaElement>('Prompt').value).toBe('A cat surfing');
+    click(submit());
+    await vi.waitFor(() => expect(submitted).toHaveBeenCalledTimes(1));
+    expect(proxy.callsOf('createVideo')[0]!.body).toMatchObject({ model: ids.s2, content: [{ type: 'text', text: 'A cat surfing' }] });
   });
 
   it('a refusal stays on the form, next to the element it names', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { modelSpec, type ModelSpec } from '@@/shared';
 import { Banner } from '@/components/Banner';
 import { Field } from '@/components/Field';
@@ -72,9 +72,14 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
   useFirstPaintMark(info !== null || load.state !== 'loading');
 
   const allowHttp = info?.allowHttp ?? allowHttpSetting;
-  const setForm = (next: GenerateForm) => {
-    setFormState(next);
-    saveDraft(next);
+  // Every change applies to the form as it is now, not as the last render saw it: the model list
+  // arriving, or two edits before the next render (a select, then typing), must not undo each other.
+  const latest = useRef(form);
+  const setForm = (next: GenerateForm | ((current: GenerateForm) => GenerateForm)) => {
+    const value = typeof next === 'function' ? next(latest.current) : next;
+    latest.current = value;
+    setFormState(value);
+    saveDraft(value);
     setRefused(null);
     setBudgetRefused(null);
   };
@@ -106,10 +111,11 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
 
   // A form without a model (first use) or with one no longer offered moves to an offered model.
   useEffect(() => {
-    if (!info || !models.length || models.some((m) => m.id === form.model)) return;
-    if (!form.model) return setForm({ ...form, model: models[0]!.id });
-    const switched = switchModel(form, models[0]!, { allowHttp });
-    setDropped([t('generate.modelGone', { model: spec.label }), ...switched.dropped]);
+    const current = latest.current;
+    if (!info || !models.length || models.some((m) => m.id === current.model)) return;
+    if (!current.model) return setForm({ ...current, model: models[0]!.id });
+    const switched = switchModel(current, models[0]!, { allowHttp });
+    setDropped([t('generate.modelGone', { model: modelSpec(current.model).label }), ...switched.dropped]);
     setForm(switched.form);
   }, [info, form.model]);
 
@@ -138,7 +144,7 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
 
   function chooseModel(id: string) {
     const next = models.find((m) => m.id === id) ?? modelSpec(id);
-    const switched = switchModel(form, next, { allowHttp });
+    const switched = switchModel(latest.current, next, { allowHttp });
     setDropped(switched.dropped);
     setForm(switched.form);
   }
@@ -238,7 +244,10 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
             rows={4}
             value={form.prompt}
             placeholder={t('generate.promptPlaceholder')}
-            onInput={(e) => setForm({ ...form, prompt: (e.currentTarget as HTMLTextAreaElement).value })}
+            onInput={(e) => {
+              const prompt = (e.currentTarget as HTMLTextAreaElement).value;
+              setForm((current) => ({ ...current, prompt }));
+            }}
             onBlur={() => setPromptTouched(true)}
           />
         )}
@@ -265,7 +274,7 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
             control={control}
             value={form.params[control.name]}
             errors={messages(at((x) => x.kind === 'param' && x.name === control.name), (x) => x.kind === 'param' && x.name === control.name)}
-            onChange={(value) => setForm(setParam(form, control.name, value))}
+            onChange={(value) => setForm((current) => setParam(current, control.name, value))}
           />
         ))}
       </fieldset>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, proxyEnv, sandbox, waitFor, type Member } from '../../testing/proxy-test-client';
+import { call, PAST_DEADLINE_MS, proxyEnv, sandbox, waitFor, type Member } from '../../testing/proxy-test-client';
 import { admin, create, finishTasks, priceModel, resetPrices, setBudget, setTeamBudget, usage, webhookAlerts } from '../../testing/gateway-test-steps';
 import { member, MODEL, upstream } from '../../testing/proxy-test-steps';
 
@@ -100,7 +100,7 @@ describe('reservation is atomic', () => {
     expect((await create(m)).status).toBe(429);
     expect(await usage(m)).toMatchObject({ reserved: 0, remaining: 5 });
     // The client's wait ends first (504); the service then fails the create: released all the same.
-    await sandbox.fault({ target: 'v1-create', status: 500, delayMs: 2500, count: 1 });
+    await sandbox.fault({ target: 'v1-create', status: 500, delayMs: PAST_DEADLINE_MS, count: 1 });
     expect((await create(m)).status).toBe(504);
     expect((await usage(m)).reserved).toBe(5);
     await waitFor(() => usage(m), (u) => u.reserved === 0);

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../../../shared';
 import { ledgerObject, memberObject } from '../../objects/handles';
 import { ledgerPort } from '../../objects/object-stubs';
-import { call, proxyEnv, sandbox } from '../../testing/proxy-test-client';
+import { call, proxyEnv, sandbox, UPSTREAM_DEADLINE_MS } from '../../testing/proxy-test-client';
 import { create, priceModel, resetPrices, usage } from '../../testing/gateway-test-steps';
 import { member, memberRows, MODEL, upstream } from '../../testing/proxy-test-steps';
 import type { Member } from '../../testing/proxy-test-client';
@@ -19,8 +19,8 @@ import { CreatesInFlight } from './creates-in-flight';
 
 afterEach(resetPrices);
 
-/** UPSTREAM_TIMEOUT_MS (1.5 s) + TRACK_INTERVAL_SECONDS (1 s) of the test bindings. */
-const BOUND = 2500;
+/** UPSTREAM_TIMEOUT_MS + TRACK_INTERVAL_SECONDS (1 s) of the test bindings. */
+const BOUND = UPSTREAM_DEADLINE_MS + 1000;
 const BODY = { model: MODEL, prompt: 'a kite', duration: 5 };
 
 /** A fresh CreatesInFlight over the member object's storage: the object as a restarted instance sees it. */

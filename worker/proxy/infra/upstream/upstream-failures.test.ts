@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { api, call, sandbox, waitFor, type Member } from '../../testing/proxy-test-client';
+import { api, call, PAST_DEADLINE_MS, sandbox, waitFor, type Member } from '../../testing/proxy-test-client';
 import { group, member, memberRows, MODEL, noUpstream, staleRecord, upstream } from '../../testing/proxy-test-steps';
 
 /**
  * What the member sees when the service fails (docs/proxy-api.md): 429 passes through with
  * Retry-After and is never retried by the proxy; 5xx become readable errors with the status kept;
- * a create that outlives UPSTREAM_TIMEOUT_MS (1.5 s in tests) answers 504 and goes on.
+ * a create that outlives UPSTREAM_TIMEOUT_MS (5 s in tests) answers 504 and goes on.
  */
 
 const BODY = { model: MODEL, prompt: 'a storm over the sea' };
@@ -108,7 +108,7 @@ describe('a slow service on create', () => {
   it('/v1: 504 upstream_timeout telling to retry with the same key; the retry returns the task, one upstream create', async () => {
     const m = await member();
     const key = `slow-${crypto.randomUUID()}`;
-    await sandbox.fault({ target: 'v1-create', status: 200, delayMs: 4000, count: 1 });
+    await sandbox.fault({ target: 'v1-create', status: 200, delayMs: PAST_DEADLINE_MS, count: 1 });
     const before = await sandbox.stats();
     const r = await create(m, key);
     expect(r.status).toBe(504);
@@ -134,7 +134,7 @@ describe('a slow service on create', () => {
 
   it('/v1 without a key: 504 that says to send an Idempotency-Key; the task still becomes the member\'s', async () => {
     const m = await member();
-    await sandbox.fault({ target: 'v1-create', status: 200, delayMs: 3000, count: 1 });
+    await sandbox.fault({ target: 'v1-create', status: 200, delayMs: PAST_DEADLINE_MS, count: 1 });
     const r = await create(m);
     expect(r.status).toBe(504);
     expect(r.body.error.code).toBe('upstream_timeout');
@@ -146,7 +146,7 @@ describe('a slow service on create', () => {
   it('/api/v3 CreateAssetGroup: 504 UpstreamTimeout; the retry with the same key returns the group, one upstream create', async () => {
     const m = await member();
     const key = `slow-${crypto.randomUUID()}`;
-    await sandbox.fault({ target: 'api/v3', status: 200, delayMs: 4000, count: 1 });
+    await sandbox.fault({ target: 'api/v3', status: 200, delayMs: PAST_DEADLINE_MS, count: 1 });
     const { value: r, calls } = await upstream(async () => {
       const first = await api(m, 'CreateAssetGroup', { Name: 'slow' }, { idempotencyKey: key });
       expect(first.status).toBe(504);

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { api, call, proxyFetch, sandbox, type Member } from '../../testing/proxy-test-client';
+import { api, call, DEADLINE_WORDS, PAST_DEADLINE_MS, proxyFetch, sandbox, type Member } from '../../testing/proxy-test-client';
 import { asset, group, member, MODEL, noUpstream, staleRecord, untilActive, upstream } from '../../testing/proxy-test-steps';
 
 /**
@@ -162,20 +162,20 @@ describe('a busy or slow service', () => {
   it('a read the service does not answer within UPSTREAM_TIMEOUT_MS is 504 with a readable message', async () => {
     const m = await member();
     const g = await group(m);
-    await sandbox.fault({ target: 'api/v3', status: 200, delayMs: 4_000, count: 1 });
+    await sandbox.fault({ target: 'api/v3', status: 200, delayMs: PAST_DEADLINE_MS, count: 1 });
     const r = await api(m, 'GetAssetGroup', { Id: g });
     expect(r.status).toBe(504);
-    expect(r.error).toEqual({ Code: 'UpstreamTimeout', Message: 'The asset library service did not answer within 1.5 s. Try again shortly.' });
+    expect(r.error).toEqual({ Code: 'UpstreamTimeout', Message: `The asset library service did not answer within ${DEADLINE_WORDS}. Try again shortly.` });
   });
 
   it('a task query the service does not answer in time is 504 upstream_timeout', async () => {
     const m = await member();
     const created = await call(m, 'POST', '/v1/video/generations', { model: MODEL, prompt: 'slow' });
     await staleRecord(m, created.body.id);
-    await sandbox.fault({ target: 'v1-get', status: 200, delayMs: 4_000, count: 1 });
+    await sandbox.fault({ target: 'v1-get', status: 200, delayMs: PAST_DEADLINE_MS, count: 1 });
     const r = await call(m, 'GET', `/v1/video/generations/${created.body.id}`);
     expect(r.status).toBe(504);
-    expect(r.body.error).toMatchObject({ code: 'upstream_timeout', message: 'The video service did not answer within 1.5 s. Try again shortly.' });
+    expect(r.body.error).toMatchObject({ code: 'upstream_timeout', message: `The video service did not answer within ${DEADLINE_WORDS}. Try again shortly.` });
   });
 
   it('5xx messages end with one full stop', async () => {
