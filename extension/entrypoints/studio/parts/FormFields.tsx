@@ -71,7 +71,7 @@ export function FormFields({ form, onForm, models, spec, allowHttp, assets, prob
         )}
       </Field>
       {children}
-      <GenerateReferences form={form} spec={spec} allowHttp={allowHttp} assets={assets} setForm={(next) => onForm(next)} problems={problems} refused={null} general={general} />
+      <GenerateReferences form={form} spec={spec} allowHttp={allowHttp} assets={assets} setForm={(change) => onForm(change(form))} problems={problems} refused={null} general={general} />
       <fieldset class="gen-params">
         <legend>{t('generate.parameters')}</legend>
         {paramControls(spec).map((control) => (
