@@ -28,7 +28,7 @@ import { handleSharing, type SharingCall } from '../domain/sharing/sharing-handl
 import type { HeldLibrary } from '../domain/sharing/sharing-ports';
 import { claimUpload, forgetUpload, UPLOAD_INDEX_SCHEMA } from '../domain/media/upload-index';
 import { handleSources, readSources, SOURCE_SCHEMA, type SourceCall } from '../domain/sharing/asset-sources';
-import { forgetHere, nextRemovalAt, REMOVALS_SCHEMA, sendRemovals } from '../domain/sharing/asset-removals';
+import { forgetHere, RemovalNotes } from '../domain/sharing/asset-removals';
 import { readableAssets } from '../domain/sharing/shared-access';
 
 export type Profile = MemberProfile;
@@ -45,6 +45,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
   readonly #keys: AccessKeyBook;
   readonly #webhooks: WebhookOutbox;
   readonly #assets: AssetFollower;
+  readonly #removals = new RemovalNotes(this.ctx.storage.sql); // made before the constructor's body: its table stands alone
   /** The alarm time last set (undefined: not known in this instance, or it fired). */
   #alarmAt: number | null | undefined;
 
@@ -57,7 +58,6 @@ export class MemberState extends DurableObject<ProxyEnv> {
     this.ctx.storage.sql.exec(SCOPE_SCHEMA);
     this.ctx.storage.sql.exec(UPLOAD_INDEX_SCHEMA);
     this.ctx.storage.sql.exec(SOURCE_SCHEMA);
-    this.ctx.storage.sql.exec(REMOVALS_SCHEMA);
     this.#tokens = new TokenBook(this.ctx.storage.sql);
     this.#keys = new AccessKeyBook(this.ctx.storage.sql, () => accessKeySecret(env));
     this.#tracker = new TaskTracker({
@@ -102,7 +102,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
   /** Points the alarm at the earliest of the next task check, create deadline, asset listing and webhook delivery. */
   #armAlarm(): void {
     // The outbox and the follower may arm it while the constructor still builds them.
-    const times = [this.#tracker.nextCheckAt(), this.#creates?.nextDeadline() ?? null, this.#assets?.nextAt() ?? null, this.#webhooks?.nextAt() ?? null, nextRemovalAt(this.ctx.storage.sql)].filter((t): t is number => t !== null);
+    const times = [this.#tracker.nextCheckAt(), this.#creates?.nextDeadline() ?? null, this.#assets?.nextAt() ?? null, this.#webhooks?.nextAt() ?? null, this.#removals.nextAt()].filter((t): t is number => t !== null);
     const next = times.length ? Math.min(...times) : null;
     if (next === this.#alarmAt) return;
     this.#alarmAt = next;
@@ -131,6 +131,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
               creates: this.#creates,
               scope: readScope(this.ctx.storage.sql),
               assets: this.#assets,
+              removals: this.#removals,
             },
           } : null;
     }
@@ -273,15 +274,15 @@ export class MemberState extends DurableObject<ProxyEnv> {
 
   async #libraryAs(m: MemberContext, call: LibraryCall): Promise<ProxyResponse> {
     const answer = await handleLibrary(m, call);
-    // A delete's news for the team library and the asset's owner, told before it is answered.
-    await this.#sendRemovals();
+    // A delete's news for the team library and the asset's owner, told before it is answered; none held, the alarm stands.
+    if (this.#removals.nextAt() !== null) await this.#sendRemovals();
     return answer;
   }
 
   /** Tells the other objects of assets deleted here (domain/sharing/asset-removals.ts); what fails waits for the alarm. */
   async #sendRemovals(): Promise<void> {
     const id = this.#row()?.id;
-    if (id && nextRemovalAt(this.ctx.storage.sql) !== null) await sendRemovals(this.ctx.storage.sql, { memberId: id, team: () => teamLibraryPort(this.env), holder: (owner) => assetHolderPort(this.env, owner) });
+    if (id) await this.#removals.send({ memberId: id, team: () => teamLibraryPort(this.env), holder: (owner) => assetHolderPort(this.env, owner) });
     this.#armAlarm();
   }
 

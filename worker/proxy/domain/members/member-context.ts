@@ -5,6 +5,7 @@ import type { TeamLibraryPort } from '../sharing/sharing-ports';
 import type { TaskTracker } from '../tracking/task-tracker';
 import type { CreatesInFlight } from '../video/creates-in-flight';
 import type { AssetFollower } from '../tracking/asset-follower';
+import type { RemovalNotes } from '../sharing/removal-notes';
 
 /** What request handling inside a member's object needs; the object builds it (objects/member-state.ts). */
 export interface MemberContext {
@@ -25,4 +26,6 @@ export interface MemberContext {
   scope: MemberScope;
   /** The assets the member created, followed to Active or Failed (asset.* webhook events). */
   assets: AssetFollower;
+  /** Deleted assets the team library and their owners are still to be told of (domain/sharing/asset-removals.ts). */
+  removals: RemovalNotes;
 }

@@ -7,6 +7,7 @@ import { memberObject } from '../../objects/handles';
 import { ledgerPort, teamLibraryPort } from '../../objects/object-stubs';
 import { TaskTracker } from '../../domain/tracking/task-tracker';
 import { AssetFollower } from '../../domain/tracking/asset-follower';
+import { RemovalNotes } from '../../domain/sharing/removal-notes';
 import { CreatesInFlight } from '../../domain/video/creates-in-flight';
 import { handleLibrary } from '../../domain/library/library-handler';
 import type { MemberContext } from '../../domain/members/member-context';
@@ -42,6 +43,7 @@ function asMember<T>(m: Member, vars: Partial<ProxyEnv>, fn: (ctx: MemberContext
       creates: new CreatesInFlight({ sql: state.storage.sql, env, ledger: () => ledgerPort(env), armAlarm: () => undefined }),
       scope: OPEN_SCOPE,
       assets: new AssetFollower({ sql: state.storage.sql, env, wanted: async () => false, ended: () => undefined, armAlarm: () => undefined }),
+      removals: new RemovalNotes(state.storage.sql),
     }),
   );
 }
