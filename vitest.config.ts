@@ -127,7 +127,9 @@ export default defineConfig({
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 120_000,
-          hookTimeout: 180_000,
+          // A file's setup builds or waits for an extension build and starts the servers: minutes
+          // on a loaded machine with files side by side. A hang detector, not a speed check.
+          hookTimeout: 600_000,
           // Files run side by side: each owns its ports, state folders and browser profile, and the
           // extension builds they share are built once (test/e2e/support/build-extension.ts).
         },
