@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { MODELS } from '../../shared';
-import { api, helper, newAsset, newGroup, settled, sleep, uniqueTag } from './testing/sandbox-test-client';
+import { api, helper, newAsset, newGroup, settled, sleep, uniqueTag, waitFor } from './testing/sandbox-test-client';
 
 /** Assets: real downloads, Processing -> Active / Failed, ModelReadiness, listing, update, delete. */
 
@@ -14,15 +14,24 @@ const entryFor = (asset: any, model: string) => (asset.ModelReadiness as any[]).
 describe('asset processing', () => {
   it('an image is Processing right after CreateAsset, then Active; ModelReadiness follows', async () => {
     const groupId = await newGroup();
-    const id = await newAsset(groupId, `${media}/media/sample.png`, 'Image', 'png');
-    const first = (await api('GetAsset', { Id: id })).result;
-    expect(first.Status).toBe('Processing');
-    expect(first.Error).toEqual({ Code: '', Message: '' });
-    expect(['Preparing', 'Processing']).toContain(entryFor(first, FAMILY_2_0[0]!).Status);
-    const listed = await api('ListAssets', { Filter: { GroupIds: [groupId], Statuses: ['Processing'] } });
-    expect(listed.result.Items.map((a: any) => a.Id)).toEqual([id]);
-    await sleep(400); // the local download is done by now, the processing time (1 s) is not
-    expect((await api('GetAsset', { Id: id })).result.Status).toBe('Processing');
+    // The clock stands still until the download is done, so that the processing time (1 s) cannot
+    // pass meanwhile however slow the machine is; real time still runs the download.
+    await helper('POST', '/sandbox/clock', { advanceSeconds: 0, freeze: true });
+    let id: string;
+    try {
+      id = await newAsset(groupId, `${media}/media/sample.png`, 'Image', 'png');
+      const first = (await api('GetAsset', { Id: id })).result;
+      expect(first.Status).toBe('Processing');
+      expect(first.Error).toEqual({ Code: '', Message: '' });
+      expect(['Preparing', 'Processing']).toContain(entryFor(first, FAMILY_2_0[0]!).Status);
+      const listed = await api('ListAssets', { Filter: { GroupIds: [groupId], Statuses: ['Processing'] } });
+      expect(listed.result.Items.map((a: any) => a.Id)).toEqual([id]);
+      // The download done, the processing time not passed: still Processing.
+      const downloaded = await waitFor(() => api('GetAsset', { Id: id }), (r) => entryFor(r.result, FAMILY_2_0[0]!).Status !== 'Preparing', 10_000);
+      expect(downloaded.result.Status).toBe('Processing');
+    } finally {
+      await helper('POST', '/sandbox/clock', { advanceSeconds: 0, freeze: false });
+    }
 
     const done = await settled(id);
     expect(done).toMatchObject({ Id: id, GroupId: groupId, Name: 'png', URL: `${media}/media/sample.png`, AssetType: 'Image', Status: 'Active' });

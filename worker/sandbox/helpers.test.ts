@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api, helper, sandboxFetch, v1 } from './testing/sandbox-test-client';
+import { api, helper, sandboxFetch, sleep, v1 } from './testing/sandbox-test-client';
 
 /**
  * The sandbox's test helpers: injected faults per target, request statistics and the clock's input
@@ -215,5 +215,31 @@ describe('other routes', () => {
     const res = await helper('GET', '/v2/anything');
     expect(res.status).toBe(404);
     expect(res.body.error).toBe('not_found');
+  });
+});
+
+describe('POST /sandbox/clock freeze', () => {
+  it('a frozen clock stands still however much real time passes, moves by advanceSeconds, and runs on from there when let go', async () => {
+    const frozen = (await helper('POST', '/sandbox/clock', { advanceSeconds: 0, freeze: true })).body;
+    expect(frozen.frozen).toBe(true);
+    try {
+      await sleep(50);
+      expect((await helper('POST', '/sandbox/clock', { advanceSeconds: 0 })).body).toMatchObject({ now: frozen.now, frozen: true });
+      const moved = (await helper('POST', '/sandbox/clock', { advanceSeconds: 10 })).body;
+      expect(Date.parse(moved.now) - Date.parse(frozen.now)).toBe(10_000);
+    } finally {
+      const released = (await helper('POST', '/sandbox/clock', { advanceSeconds: 0, freeze: false })).body;
+      expect(released.frozen).toBe(false);
+      // It runs on from the frozen moment (10 s later), not from where real time went meanwhile.
+      expect(Date.parse(released.now) - Date.parse(frozen.now)).toBeGreaterThanOrEqual(10_000);
+      await sleep(20);
+      expect(Date.parse((await helper('POST', '/sandbox/clock', { advanceSeconds: 0 })).body.now)).toBeGreaterThan(Date.parse(released.now));
+    }
+  });
+
+  it('a non-boolean freeze is 400 naming it', async () => {
+    const res = await helper('POST', '/sandbox/clock', { advanceSeconds: 0, freeze: 'yes' });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^freeze: /);
   });
 });

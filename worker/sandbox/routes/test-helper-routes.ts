@@ -35,6 +35,8 @@ export const clockSchema = v.strictObject(
       v.minValue(0, 'must not be negative'),
       v.maxValue(CLOCK_STEP_MAX, `must be at most ${CLOCK_STEP_MAX} (366 days)`),
     ),
+    /** true stops the clock after the move, false lets it run on from where it stood. */
+    freeze: v.optional(v.boolean('must be true or false')),
   },
   NOT_A_FIELD,
 );
@@ -53,11 +55,11 @@ export async function setFault(c: C): Promise<Response> {
   return c.json({ fault: f });
 }
 
-/** `POST /sandbox/clock`: moves the sandbox's clock forward. */
+/** `POST /sandbox/clock`: moves the sandbox's clock forward, and stops or restarts it. */
 export async function advanceClock(c: C): Promise<Response> {
   const checked = await readChecked(c, clockSchema);
   if (!checked.ok) return checked.response;
-  const moved = await service(c.env).advanceClock(checked.value.advanceSeconds);
+  const moved = await service(c.env).advanceClock(checked.value.advanceSeconds, checked.value.freeze);
   return 'problem' in moved ? bad(c, moved.problem) : c.json(moved);
 }
 

@@ -79,6 +79,21 @@ export function clockOffset(sql: SqlStorage): number {
   return row ? Number(row.value) : 0;
 }
 
+/** When the clock was stopped (ms, sandbox time), or null while it runs. */
+export function clockFrozenAt(sql: SqlStorage): number | null {
+  const row = rows<{ value: string }>(sql, "SELECT value FROM settings WHERE key = 'clock_frozen'")[0];
+  return row ? Number(row.value) : null;
+}
+
+export function setClockFrozenAt(sql: SqlStorage, at: number | null): void {
+  if (at === null) sql.exec("DELETE FROM settings WHERE key = 'clock_frozen'");
+  else sql.exec("INSERT OR REPLACE INTO settings VALUES ('clock_frozen', ?)", String(at));
+}
+
+export function setClockOffset(sql: SqlStorage, offset: number): void {
+  sql.exec("INSERT OR REPLACE INTO settings VALUES ('clock', ?)", String(offset));
+}
+
 export function advanceClock(sql: SqlStorage, seconds: number): number {
   const offset = clockOffset(sql) + seconds * 1000;
   sql.exec("INSERT OR REPLACE INTO settings VALUES ('clock', ?)", String(offset));

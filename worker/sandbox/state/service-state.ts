@@ -35,15 +35,22 @@ const OPERATIONS: Record<Action, Handler> = {
  */
 export class ServiceState extends DurableObject<SandboxSettings> {
   #offset: number;
+  /** Sandbox time at which a test stopped the clock, or null while it runs. */
+  #frozenAt: number | null;
 
   constructor(state: DurableObjectState, env: SandboxSettings) {
     super(state, env);
     this.ctx.storage.sql.exec(SCHEMA);
     this.#offset = control.clockOffset(this.ctx.storage.sql);
+    this.#frozenAt = control.clockFrozenAt(this.ctx.storage.sql);
+  }
+
+  #now(): number {
+    return this.#frozenAt ?? Date.now() + this.#offset;
   }
 
   #ctx(origin = ''): Ctx {
-    return { sql: this.ctx.storage.sql, now: Date.now() + this.#offset, timing: readTiming(this.env), origin };
+    return { sql: this.ctx.storage.sql, now: this.#now(), timing: readTiming(this.env), origin };
   }
 
   async #scheduleDownloads(): Promise<void> {
@@ -98,16 +105,29 @@ export class ServiceState extends DurableObject<SandboxSettings> {
     control.setFault(this.ctx.storage.sql, spec);
   }
 
-  /** Moves the clock forward, within `control.CLOCK_OFFSET_MAX_SECONDS` in all. */
-  advanceClock(seconds: number): { offsetSeconds: number; now: string } | { problem: string } {
+  /**
+   * Moves the clock forward, within `control.CLOCK_OFFSET_MAX_SECONDS` in all; `freeze` stops it
+   * (true) so that no processing time passes until a test says so, or lets it run on (false) from
+   * where it stood, without a jump.
+   */
+  advanceClock(seconds: number, freeze?: boolean): { offsetSeconds: number; now: string; frozen: boolean } | { problem: string } {
     const offsetSeconds = this.#offset / 1000;
     if (offsetSeconds + seconds > control.CLOCK_OFFSET_MAX_SECONDS) {
       return {
         problem: `advanceSeconds: the sandbox clock may run at most ${control.CLOCK_OFFSET_MAX_SECONDS} seconds (100 years) ahead in all; it is ${offsetSeconds} seconds ahead now`,
       };
     }
-    this.#offset = control.advanceClock(this.ctx.storage.sql, seconds);
-    return { offsetSeconds: this.#offset / 1000, now: new Date(Date.now() + this.#offset).toISOString() };
+    const sql = this.ctx.storage.sql;
+    this.#offset = control.advanceClock(sql, seconds);
+    if (this.#frozenAt !== null) this.#frozenAt += seconds * 1000;
+    if (freeze === true && this.#frozenAt === null) this.#frozenAt = Date.now() + this.#offset;
+    if (freeze === false && this.#frozenAt !== null) {
+      this.#offset = this.#frozenAt - Date.now();
+      control.setClockOffset(sql, this.#offset);
+      this.#frozenAt = null;
+    }
+    control.setClockFrozenAt(sql, this.#frozenAt);
+    return { offsetSeconds: Math.round(this.#offset) / 1000, now: new Date(this.#now()).toISOString(), frozen: this.#frozenAt !== null };
   }
 
   /** Removes every injected fault (for tests that install many). */
