@@ -96,6 +96,17 @@ async function completedTaskUrl(): Promise<string> {
 describe('video task lifecycle', () => {
 
   it('queued -> in_progress with rising progress -> completed with metadata.url; completed_at only when finished', async () => {
+    // The clock moves only when the test moves it: each phase is read where the test put the task,
+    // however long the machine takes between two calls.
+    await helper('POST', '/sandbox/clock', { advanceSeconds: 0, freeze: true });
+    try {
+      await lifecycle();
+    } finally {
+      await helper('POST', '/sandbox/clock', { advanceSeconds: 0, freeze: false });
+    }
+  });
+
+  async function lifecycle(): Promise<void> {
     const created = await v1('POST', '/v1/video/generations', { model: MODEL, prompt: 'a lighthouse at dusk' });
     expect(created.status).toBe(200);
     const id = created.body.id as string;
@@ -132,7 +143,7 @@ describe('video task lifecycle', () => {
     // A finished task does not change any more.
     await advance(60);
     expect((await getTask(id)).body).toEqual(done.body);
-  });
+  }
 
   it('metadata.url serves a real MP4 (video/mp4) with Range support', async () => {
     const completedUrl = await completedTaskUrl();
