@@ -1,24 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { click, mount, type, unmount } from '@/components/dom-testing';
 import { CompareView } from '@/entrypoints/studio/compare/CompareView';
-import { allByTestId, byAriaLabel, byTestId, studioTestbed } from '@/entrypoints/studio/testing/studio-testbed';
+import { allByTestId, byAriaLabel, byTestId, completedTake, studioTestbed } from '@/entrypoints/studio/testing/studio-testbed';
 import { closeDb } from '@/lib/storage/database';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { storyboardStore } from '@/lib/storage/storyboard-store';
 import { taskStore } from '@/lib/storage/task-store';
 
-const take = (localId: string): TaskRecord => ({
-  localId,
-  taskId: `cgt-${localId}`,
-  model: 'm',
-  body: { model: 'm' },
-  status: 'completed',
-  progress: 100,
-  idempotencyKey: localId,
-  notified: true,
-  createdAt: 1,
-  videoUrl: `https://cdn.test/${localId}.mp4`,
-});
+const take = (localId: string): TaskRecord => completedTake(localId);
 
 /** Each player's state, as the page drives it (happy-dom plays nothing). */
 const state = new Map<HTMLMediaElement, { paused: boolean; time: number }>();

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { mount, text, unmount } from '@/components/dom-testing';
 import { StudioApp } from '@/entrypoints/studio/StudioApp';
-import { byTestId, studioTestbed } from '@/entrypoints/studio/testing/studio-testbed';
+import { byTestId, completedTake, studioTestbed } from '@/entrypoints/studio/testing/studio-testbed';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import type { StoryboardRecord } from '@/lib/storage/records/studio-records';
 import { storyboardStore } from '@/lib/storage/storyboard-store';
@@ -13,21 +13,7 @@ vi.mock('@@/shared/media/mp4-join', () => ({
 }));
 
 const keptUntil = Math.floor(Date.now() / 1000) + 86_400;
-const take = (localId: string): TaskRecord =>
-  ({
-    localId,
-    taskId: `cgt-${localId}`,
-    model: 'm',
-    body: { model: 'm' },
-    status: 'completed',
-    progress: 100,
-    idempotencyKey: localId,
-    notified: true,
-    createdAt: 0,
-    videoUrl: `https://cdn.test/${localId}.mp4`,
-    keptUrl: `https://proxy.test/media/${localId}`,
-    keptUntil,
-  }) as TaskRecord;
+const take = (localId: string): TaskRecord => completedTake(localId, { createdAt: 0, keptUrl: `https://proxy.test/media/${localId}`, keptUntil });
 const form = { model: 'm', prompt: '', references: [], params: {} };
 const board: StoryboardRecord = {
   id: 'done',

@@ -1,7 +1,23 @@
 import { vi } from 'vitest';
 import { forgetStudioModels } from '@/entrypoints/studio/use-studio-models';
+import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { VideoFakeProxy } from '@/lib/tasks/testing/fake-video';
 import { connect, resetState } from '@/lib/testing/test-setup';
+
+/** A completed take of model `m` with its video at the service (and `more`, e.g. a kept copy). */
+export const completedTake = (localId: string, more: Partial<TaskRecord> = {}): TaskRecord => ({
+  localId,
+  taskId: `cgt-${localId}`,
+  model: 'm',
+  body: { model: 'm' },
+  status: 'completed',
+  progress: 100,
+  idempotencyKey: localId,
+  notified: true,
+  createdAt: 1,
+  videoUrl: `https://cdn.test/${localId}.mp4`,
+  ...more,
+});
 
 /** A fresh extension state, connected, with the fake proxy's video interface behind `fetch`. */
 export async function studioTestbed(): Promise<VideoFakeProxy> {
