@@ -27,4 +27,11 @@ describe('test timings', () => {
     expect(s.slowest.map((f) => f.file)).toEqual(['f11', 'f10', 'f9', 'f8', 'f7', 'f6', 'f5', 'f4', 'f3', 'f2']);
     expect(formatSummary(s)).toContain('12.0 s  e2e: f11');
   });
+
+  it('names every failed test with its error at the end, and nothing when all passed', () => {
+    const failing = { ...file('proxy', 'worker/a.test.ts', 0, 10, 3, 1), failures: [{ name: 'budgets > holds', error: 'expected 1 to be 2' }] };
+    const text = formatSummary(summarise([failing, file('unit', 'c', 0, 10, 5)], 10));
+    expect(text).toMatch(/Failed:\n  proxy: worker\/a\.test\.ts > budgets > holds\n      expected 1 to be 2$/);
+    expect(formatSummary(summarise([file('unit', 'c', 0, 10, 5)], 10))).not.toContain('Failed:');
+  });
 });

@@ -8,6 +8,12 @@
 /** The files the timing reporter writes in test-results/: `test-timings.json`, or one per vitest of `npm test`. */
 export const TIMINGS_NAME = /^test-timings(\.[a-z0-9]+)?\.json$/;
 
+/** A test that failed, or `(file)` for a file that failed outside its tests, with its error's first line. */
+export interface FailedTest {
+  name: string;
+  error: string;
+}
+
 /** One test file, times in milliseconds from the start of the run. */
 export interface FileTiming {
   project: string;
@@ -25,6 +31,8 @@ export interface FileTiming {
   passed: number;
   failed: number;
   skipped: number;
+  /** Absent in timings written before failures were kept. */
+  failures?: FailedTest[];
 }
 
 export interface ProjectSummary {
@@ -47,6 +55,8 @@ export interface RunSummary {
   skipped: number;
   projects: ProjectSummary[];
   slowest: FileTiming[];
+  /** Every failure, by file: the end of a long log names what went wrong. */
+  failedTests: { project: string; file: string; name: string; error: string }[];
 }
 
 const SLOWEST = 10;
@@ -72,6 +82,7 @@ export function summarise(files: readonly FileTiming[], wallMs: number): RunSumm
     skipped: sum(projects, (p) => p.skipped),
     projects,
     slowest: [...files].sort((a, b) => b.end - b.start - (a.end - a.start)).slice(0, SLOWEST),
+    failedTests: files.flatMap((f) => (f.failures ?? []).map((t) => ({ project: f.project, file: f.file, ...t }))),
   };
 }
 
@@ -89,6 +100,9 @@ export function formatSummary(s: RunSummary): string {
     ...s.slowest.map(
       (f) => `  ${secs(f.end - f.start).padStart(9)}  ${f.project}: ${f.file}  (${[f.environment, f.setup, f.collect, f.tests].map(secs).join(' / ')})`,
     ),
+    ...(s.failedTests.length > 0
+      ? ['Failed:', ...s.failedTests.map((t) => `  ${t.project}: ${t.file} > ${t.name}\n      ${t.error}`)]
+      : []),
   ];
   return rows.join('\n');
 }

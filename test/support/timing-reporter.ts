@@ -8,7 +8,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
-import { formatSummary, summarise, type FileTiming } from '../../scripts/lib/test-timings';
+import { formatSummary, summarise, type FailedTest, type FileTiming } from '../../scripts/lib/test-timings';
+
+/** The error's first line, bounded: the summary names a failure, the run's log has the rest. */
+const firstLine = (message: string): string => message.split('\n', 1)[0]!.slice(0, 300);
 
 /** `npm test` runs two vitests at once and names a file for each. */
 const timingsFile = (): string => process.env.TEST_TIMINGS_FILE ?? 'test-results/test-timings.json';
@@ -30,12 +33,17 @@ export default class TimingReporter implements Reporter {
     const end = performance.now() - this.runStart;
     const d = module.diagnostic();
     const counts = { passed: 0, failed: 0, skipped: 0 };
+    const failures: FailedTest[] = [];
     for (const test of module.children.allTests()) {
-      const state = test.result().state;
-      if (state === 'passed') counts.passed += 1;
-      else if (state === 'failed') counts.failed += 1;
-      else counts.skipped += 1;
+      const result = test.result();
+      if (result.state === 'passed') counts.passed += 1;
+      else if (result.state === 'failed') {
+        counts.failed += 1;
+        failures.push({ name: test.fullName, error: firstLine(result.errors?.[0]?.message ?? '') });
+      } else counts.skipped += 1;
     }
+    // A file that fails outside any test (an import, a hook) has no failed test to name.
+    for (const error of module.errors()) failures.push({ name: '(file)', error: firstLine(error.message ?? '') });
     this.files.push({
       project: module.project.name,
       file: relative(process.cwd(), module.moduleId),
@@ -46,6 +54,7 @@ export default class TimingReporter implements Reporter {
       collect: d.collectDuration,
       tests: d.duration,
       ...counts,
+      failures,
     });
   }
 
