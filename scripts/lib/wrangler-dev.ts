@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -49,10 +49,105 @@ const WRANGLER = join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
 /**
  * Runs `wrangler dev` for one of our Workers on 127.0.0.1, as the leader of its own process
  * group so that stopping it never leaves workerd behind. wrangler runs under this node directly
- * (no npx, no shell in between).
+ * (no npx, no shell in between). A debugger port is only free until someone takes it: when
+ * wrangler cannot listen on it, wrangler starts again on another one (the Worker's own port, which
+ * the user chose, is never changed).
  */
 export function wranglerDev(o: DevWorkerOptions): DevWorker {
-  const inspectorPort = o.inspectorPort ?? inspectorPortFor(o.port);
+  const url = `http://127.0.0.1:${o.port}`;
+  let run = launch(o, o.inspectorPort ?? inspectorPortFor(o.port));
+  let stopping: Promise<void> | undefined;
+  // Last resort should this process exit without stop(): nothing of the group may outlive it.
+  const onExit = () => signalGroup(run.pid, 'SIGKILL');
+  process.once('exit', onExit);
+  const stop = () =>
+    (stopping ??= (async () => {
+      await run.stop();
+      process.off('exit', onExit);
+    })());
+
+  let settled: (error?: Error) => void = () => {};
+  const failed = new Promise<Error>((resolve) => (settled = (error) => error && resolve(error)));
+  // Only the current launch's end counts: a launch given up for its debugger port exits too.
+  const watch = (current: Launch) =>
+    void current.exited.then((code) => {
+      if (current === run && !stopping && !current.replaced) settled(current.failure(`wrangler dev (${o.label}) exited (code ${code})`));
+    });
+  watch(run);
+
+  // A quiet WRANGLER_LOG hides "Ready on"; then an answer at the port has to do.
+  const quiet = /^(none|error|warn)$/i.test(process.env.WRANGLER_LOG ?? '');
+  const ready = (async () => {
+    const until = Date.now() + (o.readyTimeoutMs ?? 90_000);
+    let relaunches = 0;
+    for (;;) {
+      if (run.bindFailure) {
+        if (run.bindFailure.port === run.inspectorPort && relaunches < DEBUGGER_RELAUNCHES && !stopping) {
+          relaunches += 1;
+          const given = run;
+          given.replaced = true;
+          await given.stop();
+          const port = await freePort();
+          if (stopping) throw given.failure('');
+          run = launch(o, port);
+          watch(run);
+          continue;
+        }
+        await stop();
+        throw run.failure('');
+      }
+      if (run.child.exitCode !== null || run.child.signalCode !== null) throw run.failure(`wrangler dev (${o.label}) exited before ${url} answered`);
+      // Something answering at the port is not enough: until wrangler says so, it may be another program.
+      if ((run.announced || quiet) && (await fetch(url, { signal: AbortSignal.timeout(5_000) }).then(() => true, () => false))) return;
+      if (Date.now() > until) {
+        await stop();
+        throw new Error(`${o.label} did not answer at ${url} in time:\n${run.tail.join('\n')}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  ready.catch(() => {}); // callers that only await `failed` or `exited` must not crash on it
+  const exited = (async (): Promise<number | null> => {
+    for (;;) {
+      const current = run;
+      const code = await current.exited;
+      if (current === run && !current.replaced) return code;
+      await new Promise((r) => setTimeout(r, 50)); // the next launch is being started
+    }
+  })();
+  return {
+    url,
+    get pid() {
+      return run.pid;
+    },
+    ready,
+    exited,
+    failed,
+    stop,
+  };
+}
+
+/** How many times a Worker starts again because its debugger port was taken meanwhile. */
+const DEBUGGER_RELAUNCHES = 3;
+
+interface Launch {
+  child: ChildProcess;
+  pid: number;
+  inspectorPort: number;
+  exited: Promise<number | null>;
+  /** The last lines of output, for errors. */
+  tail: string[];
+  /** wrangler printed "Ready on <url>": the answer at the port is ours. */
+  announced: boolean;
+  bindFailure?: { port: number; message: string };
+  /** Given up for a taken debugger port; another launch took its place. */
+  replaced: boolean;
+  failure(what: string): Error;
+  stop(): Promise<void>;
+}
+
+/** One wrangler process and what it has said. */
+function launch(o: DevWorkerOptions, inspectorPort: number): Launch {
   const args = [WRANGLER, 'dev', '-c', o.config, '--port', String(o.port), '--ip', '127.0.0.1',
     '--persist-to', o.persistTo ?? join('.wrangler', 'state', o.label), '--inspector-port', String(inspectorPort),
     '--show-interactive-dev-session=false'];
@@ -61,25 +156,42 @@ export function wranglerDev(o: DevWorkerOptions): DevWorker {
   writeFileSync(envFile, Object.entries(o.vars ?? {}).map(([k, v]) => `${k}=${dotenvQuote(v)}`).join('\n'), { mode: 0o600 });
   args.push('--env-file', envFile);
   const child = spawn(process.execPath, args, { cwd: ROOT, detached: true, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const pid = child.pid!;
   const url = `http://127.0.0.1:${o.port}`;
-  const tail: string[] = [];
-  let announced = false; // wrangler printed "Ready on <url>": the answer at the port is ours
-  let bindFailure: string | undefined;
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      rmSync(varsDir, { recursive: true, force: true });
+      resolve(code);
+    }),
+  );
+  let stopping: Promise<void> | undefined;
+  const self: Launch = {
+    child,
+    pid: child.pid!,
+    inspectorPort,
+    exited,
+    tail: [],
+    announced: false,
+    replaced: false,
+    failure: (what) => new Error(self.bindFailure?.message ?? `${what}:\n${self.tail.join('\n')}`),
+    stop: () => (stopping ??= stopChild(child)),
+  };
   const collect = (line: string) => {
     const plain = line.replace(/\x1b\[[0-9;]*m/g, '');
-    if (plain.includes(`Ready on ${url}`)) announced = true;
+    if (plain.includes(`Ready on ${url}`)) self.announced = true;
     const bind = BIND_FAILURE.exec(plain);
-    if (bind && !bindFailure) {
+    if (bind && !self.bindFailure) {
       const port = Number(bind[1]);
-      bindFailure = port === o.port && o.portSetting
-        ? portInUseMessage(port, o.portSetting)
-        : `Port ${port} on 127.0.0.1${port === inspectorPort ? ` (the ${o.label}'s debugger port)` : ''} is already in use: wrangler dev of the ${o.label} could not listen on it.`;
+      self.bindFailure = {
+        port,
+        message: port === o.port && o.portSetting
+          ? portInUseMessage(port, o.portSetting)
+          : `Port ${port} on 127.0.0.1${port === inspectorPort ? ` (the ${o.label}'s debugger port)` : ''} is already in use: wrangler dev of the ${o.label} could not listen on it.`,
+      };
     }
     if (NOISE.test(line) || plain.startsWith('stack: ')) return;
-    tail.push(line);
-    if (tail.length > 40) tail.shift();
-    if (o.echo ?? true) process.stdout.write(`[${o.label}] ${line}\n`);
+    self.tail.push(line);
+    if (self.tail.length > 40) self.tail.shift();
+    if ((o.echo ?? true) && !self.replaced) process.stdout.write(`[${o.label}] ${line}\n`);
   };
   // Whole lines only: "Ready on" or a bind failure may arrive split over two chunks.
   for (const stream of [child.stdout!, child.stderr!]) {
@@ -92,46 +204,7 @@ export function wranglerDev(o: DevWorkerOptions): DevWorker {
     });
     stream.on('end', () => rest && collect(rest));
   }
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      rmSync(varsDir, { recursive: true, force: true });
-      resolve(code);
-    }),
-  );
-  const failure = (what: string) => new Error(bindFailure ?? `${what}:\n${tail.join('\n')}`);
-  // Last resort should this process exit without stop(): nothing of the group may outlive it.
-  const onExit = () => signalGroup(pid, 'SIGKILL');
-  process.once('exit', onExit);
-
-  let stopping: Promise<void> | undefined;
-  const stop = () =>
-    (stopping ??= (async () => {
-      await stopChild(child);
-      process.off('exit', onExit);
-    })());
-  const failed = exited.then((code) => (stopping ? new Promise<Error>(() => {}) : failure(`wrangler dev (${o.label}) exited (code ${code})`)));
-
-  // A quiet WRANGLER_LOG hides "Ready on"; then an answer at the port has to do.
-  const quiet = /^(none|error|warn)$/i.test(process.env.WRANGLER_LOG ?? '');
-  const ready = (async () => {
-    const until = Date.now() + (o.readyTimeoutMs ?? 90_000);
-    for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) throw failure(`wrangler dev (${o.label}) exited before ${url} answered`);
-      if (bindFailure) {
-        await stop();
-        throw failure('');
-      }
-      // Something answering at the port is not enough: until wrangler says so, it may be another program.
-      if ((announced || quiet) && (await fetch(url, { signal: AbortSignal.timeout(5_000) }).then(() => true, () => false))) return;
-      if (Date.now() > until) {
-        await stop();
-        throw new Error(`${o.label} did not answer at ${url} in time:\n${tail.join('\n')}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  })();
-  ready.catch(() => {}); // callers that only await `failed` or `exited` must not crash on it
-  return { url, pid, ready, exited, failed, stop };
+  return self;
 }
 
 /**

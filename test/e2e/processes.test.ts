@@ -249,4 +249,20 @@ describe('a taken port', () => {
     await worker.stop();
     expect(existsSync(`/proc/${worker.pid}`) && alive(worker.pid)).toBe(false);
   });
+
+  test('a debugger port taken after it was chosen: wrangler starts again on another one, and the Worker answers', async () => {
+    const dir = await tempDir('debugger');
+    const [port, debuggerPort] = [await freePort(), await freePort()];
+    await holdPort(debuggerPort); // taken between choosing it and wrangler listening on it
+    const worker = wranglerDev({ config: 'worker/sandbox/wrangler.jsonc', port, inspectorPort: debuggerPort, persistTo: dir, label: 'sandbox', echo: false });
+    cleanups.push(() => worker.stop());
+    const first = worker.pid;
+    await worker.ready;
+    expect(worker.pid).not.toBe(first);
+    expect(alive(first)).toBe(false);
+    expect((await fetch(`${worker.url}/sandbox/stats`)).status).toBe(200);
+    await worker.stop();
+    expect(alive(worker.pid)).toBe(false);
+    expect(await worker.exited).not.toBe(undefined);
+  });
 });
