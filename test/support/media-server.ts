@@ -7,6 +7,9 @@
  * - `/status/<code>`         a tiny text response with that status (200–599);
  * - `/wrong-type/<file>`     the fixture's bytes, but labelled `Content-Type: text/html`;
  * - `/slow/<ms>/<file>`      the fixture after waiting `ms` milliseconds (at most 60 s) before any header;
+ * - `/held/<key>/<file>`     the fixture once `POST /release/<key>` is called (at most 60 s later): a
+ *                            download that lasts exactly as long as the test wants, however loaded
+ *                            the machine; `GET /held/<key>` answers `{"waiting":n}`.
  * - `/page/<title>`          an HTML page titled <title> showing sample.png (#image), sample.mp4
  *                            (#video) and sample.mp3 (#audio): a web page to capture from.
  * - `/capture-page/<title>`  a page that signs the visitor in (sets the cookie `/private/` wants) and
@@ -69,6 +72,8 @@ export async function startMediaServer(port = 0): Promise<MediaServer> {
 
   const pendingTimers = new Set<NodeJS.Timeout>();
   const hooks = new Map<string, unknown[]>();
+  /** Held downloads by key: each one's way to send its file. */
+  const held = new Map<string, (() => void)[]>();
   const access = await accessKeys();
 
   function receiveHook(req: IncomingMessage, res: ServerResponse, name: string): void {
@@ -118,6 +123,15 @@ export async function startMediaServer(port = 0): Promise<MediaServer> {
     const hook = /^\/hooks\/([\w-]{1,64})$/.exec(pathname);
     if (hook && req.method === 'POST') return receiveHook(req, res, hook[1]!);
     if (hook && req.method === 'GET') return send(res, 200, 'application/json', Buffer.from(JSON.stringify({ received: hooks.get(hook[1]!) ?? [] })));
+    const release = /^\/release\/([\w-]{1,64})$/.exec(pathname);
+    if (release && req.method === 'POST') {
+      const waiting = held.get(release[1]!) ?? [];
+      held.delete(release[1]!);
+      waiting.forEach((go) => go());
+      return send(res, 200, 'application/json', Buffer.from(JSON.stringify({ released: waiting.length })));
+    }
+    const heldKey = /^\/held\/([\w-]{1,64})$/.exec(pathname);
+    if (heldKey && req.method === 'GET') return send(res, 200, 'application/json', Buffer.from(JSON.stringify({ waiting: held.get(heldKey[1]!)?.length ?? 0 })));
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD, OPTIONS');
       return send(res, 405, 'text/plain; charset=utf-8', Buffer.from('method not allowed'));
@@ -159,6 +173,25 @@ export async function startMediaServer(port = 0): Promise<MediaServer> {
       res.on('close', () => {
         clearTimeout(timer);
         pendingTimers.delete(timer);
+      });
+      return;
+    }
+    if (route === 'held' && rest.length === 2 && /^[\w-]{1,64}$/.test(rest[0]!)) {
+      const [key, name] = [rest[0]!, rest[1]!];
+      const go = () => {
+        clearTimeout(timer);
+        pendingTimers.delete(timer);
+        if (!res.destroyed) sendFile(req, res, name);
+      };
+      const timer = setTimeout(go, MAX_DELAY_MS);
+      pendingTimers.add(timer);
+      held.set(key, [...(held.get(key) ?? []), go]);
+      res.on('close', () => {
+        clearTimeout(timer);
+        pendingTimers.delete(timer);
+        const others = (held.get(key) ?? []).filter((g) => g !== go);
+        if (others.length > 0) held.set(key, others);
+        else held.delete(key);
       });
       return;
     }

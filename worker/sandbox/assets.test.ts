@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { MODELS } from '../../shared';
-import { api, helper, newAsset, newGroup, settled, sleep, uniqueTag, waitFor } from './testing/sandbox-test-client';
+import { api, helper, newAsset, newGroup, settled, uniqueTag, waitFor } from './testing/sandbox-test-client';
 
 /** Assets: real downloads, Processing -> Active / Failed, ModelReadiness, listing, update, delete. */
 
@@ -65,17 +65,19 @@ describe('asset processing', () => {
 
   it('stays Processing while the download is still running, past the processing time, without holding up other assets', async () => {
     const groupId = await newGroup();
-    const id = await newAsset(groupId, `${media}/slow/2500/sample.png`);
-    await sleep(100);
-    const startedAt = Date.now();
+    // The media server holds this download until the test releases it: no race with real time.
+    const key = uniqueTag('asset');
+    const id = await newAsset(groupId, `${media}/held/${key}/sample.png`);
+    await waitFor(() => fetch(`${media}/held/${key}`).then((r) => r.json() as Promise<{ waiting: number }>), (r) => r.waiting === 1, 10_000);
     const quick = await newAsset(groupId, `${media}/media/sample.png`);
-    expect((await settled(quick, undefined, 2000)).Status).toBe('Active');
-    // The quick asset finished while the slow download still runs: one download does not hold up another.
+    expect((await settled(quick)).Status).toBe('Active');
+    // The quick asset finished while the held download still runs: one download does not hold up another.
     expect((await api('GetAsset', { Id: id })).result.Status).toBe('Processing');
-    await sleep(Math.max(0, startedAt + 1500 - Date.now())); // SANDBOX_ASSET_SECONDS is 1
+    await helper('POST', '/sandbox/clock', { advanceSeconds: 5 }); // well past SANDBOX_ASSET_SECONDS (1)
     const during = (await api('GetAsset', { Id: id })).result;
     expect(during.Status).toBe('Processing');
     expect(entryFor(during, FAMILY_2_0[0]!).Status).toBe('Preparing');
+    expect(await (await fetch(`${media}/release/${key}`, { method: 'POST' })).json()).toEqual({ released: 1 });
     expect((await settled(id)).Status).toBe('Active');
   });
 
