@@ -27,6 +27,7 @@ export * from './gateway/prices';
 export * from './gateway/task-price';
 export * from './gateway/budgets';
 export * from './gateway/quote';
+export * from './gateway/queue';
 export * from './catalog/output-size';
 export * from './media/media-kinds';
 export * from './gateway/arkbridge-field';
