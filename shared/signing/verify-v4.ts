@@ -35,6 +35,16 @@ export interface VerifyOptions {
   maxSkewSeconds?: number;
 }
 
+/**
+ * What the verifier reads of a request: a `Request` is one; a caller that holds a request's parts
+ * elsewhere (the proxy's member object) passes only those, not a rebuilt Request.
+ */
+export interface SignedParts {
+  method: string;
+  url: string;
+  headers: { get(name: string): string | null };
+}
+
 /** Which rule a refused request broke, for callers that act on it (logs, counters). */
 export type VerifyRule = 'authorization' | 'scope' | 'signed-headers' | 'x-date' | 'skew' | 'access-key' | 'payload-hash' | 'signature';
 
@@ -61,7 +71,7 @@ async function hmacHex(key: CryptoKey | Uint8Array, data: string): Promise<strin
  * Host is the URL's when the runtime keeps it there); X-Content-Sha256, when sent, listed and equal
  * to the body's SHA-256; last the signature over exactly the listed headers, compared in constant time.
  */
-export async function verifyV4(request: Request, body: Uint8Array<ArrayBuffer>, options: VerifyOptions): Promise<Verification> {
+export async function verifyV4(request: SignedParts, body: Uint8Array<ArrayBuffer>, options: VerifyOptions): Promise<Verification> {
   const region = options.region ?? API_REGION;
   const service = options.service ?? API_SERVICE;
   const maxSkewSeconds = options.maxSkewSeconds ?? LIMITS.clockSkewSeconds;

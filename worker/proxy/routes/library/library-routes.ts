@@ -51,6 +51,7 @@ libraryRoutes.post('/', describeRoute({
     idempotencyKey: c.req.header('idempotency-key') ?? null,
   };
   // A signed call: verified in the member's object, then handled there as the bearer call.
-  const result = c.get('signed') ? await state.signedLibrary({ method: c.req.method, url: c.req.url, headers: [...c.req.raw.headers] }, call) : await state.library(tokenHash, call);
+  const signed = c.get('signed');
+  const result = signed ? await state.signedLibrary(signed, call) : await state.library(tokenHash, call);
   return memberAnswer(result, () => unauthorizedLibrary(action));
 });

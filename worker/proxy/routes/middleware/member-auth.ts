@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { bearerToken, hashToken, tokenMemberId } from '../../domain/members/token';
+import type { SignedRequest } from '../../domain/members/signed-calls';
 import { toResponse, type ProxyResponse } from '../../infra/http/responses';
 import type { ProxyEnv } from '../../infra/settings/proxy-env';
 import { memberObject } from '../../objects/handles';
@@ -10,8 +11,8 @@ export interface MemberVars {
   member: { id: string; tokenHash: string; state: DurableObjectStub<MemberState> };
   memberId?: string;
   operation?: string;
-  /** The call is signed with a member's access key (signed-auth.ts), not made with a token. */
-  signed?: boolean;
+  /** The call is signed with a member's access key (signed-auth.ts), not made with a token: what its verification reads. */
+  signed?: SignedRequest;
 }
 
 /** The bindings and variables of every member route. */

@@ -3,6 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import { accessKeyMemberId } from '../../../../shared';
 import { libraryFailure, toResponse } from '../../infra/http/responses';
 import { ALGORITHM, parseAuthorization } from '../../infra/signing/verifier';
+import { signedRequest } from '../../domain/members/signed-calls';
 import { memberObject } from '../../objects/handles';
 import type { MemberEnv } from './member-auth';
 
@@ -24,6 +25,6 @@ export const signedOrBearer = (bearer: MiddlewareHandler<MemberEnv>) =>
     if (!id) return toResponse(libraryFailure(401, action, 'InvalidAccessKey', 'The access key does not exist or is disabled.'));
     c.set('member', { id, tokenHash: '', state: memberObject(c.env, id) });
     c.set('memberId', id);
-    c.set('signed', true);
+    c.set('signed', signedRequest(c.req.raw, parsed.value.signedHeaders));
     await next();
   });
