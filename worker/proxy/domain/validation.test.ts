@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, call, mediaUrl, waitFor, type Member } from '../testing/proxy-test-client';
-import { asset, group, member, MODEL, noUpstream, PNG, upstream } from '../testing/proxy-test-steps';
+import { group, heldAsset, member, MODEL, noUpstream, PNG, upstream } from '../testing/proxy-test-steps';
 
 /**
  * Input checks before any upstream call (docs/proxy-api.md): a ValidationError envelope
@@ -135,8 +135,9 @@ describe('/v1/video/generations checks', () => {
 
   it('asset:// still Processing: 409 asset_not_ready naming the element, nothing sent to v1-create', async () => {
     const m = await member();
-    const a = await asset(m, await group(m));
+    const { id: a, release } = await heldAsset(m, await group(m));
     const { value: r, calls } = await upstream(() => post(m, { model: MODEL, content: [text, image(`asset://${a}`)] }));
+    await release();
     expect(r.status).toBe(409);
     expect(r.body.error).toMatchObject({ code: 'asset_not_ready', param: 'content[1].image_url' });
     expect(r.body.error.message).toMatch(/retry/i);

@@ -139,7 +139,15 @@ export async function call<T = any>(member: Member | string | null, method: stri
 /** Direct calls to the sandbox's test helpers. */
 export const sandbox = {
   async stats(): Promise<Record<string, { total: number; actions: Record<string, number> }>> {
-    return (await fetch(`${sandboxUrl}/sandbox/stats`)).json();
+    // A read, so safe to ask again: on a loaded machine workerd may reuse a keep-alive connection
+    // the sandbox is closing at that moment ("Network connection lost"), which says nothing of the proxy.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await (await fetch(`${sandboxUrl}/sandbox/stats`)).json();
+      } catch (error) {
+        if (attempt >= 3 || !/Network connection lost/.test(String(error))) throw error;
+      }
+    }
   },
   async fault(spec: Record<string, unknown>): Promise<void> {
     const r = await fetch(`${sandboxUrl}/sandbox/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(spec) });

@@ -65,6 +65,30 @@ export async function asset(m: Member, groupId: string, name = 'png'): Promise<s
   return r.result.Id as string;
 }
 
+/**
+ * A media address whose download the media server holds until `release()` (which waits for the
+ * download to have begun): an asset made from it stays Processing for as long as the test needs,
+ * however loaded the machine.
+ */
+export function heldMedia(): { url: string; release(): Promise<void> } {
+  const key = `held-${crypto.randomUUID().slice(0, 12)}`;
+  return {
+    url: `${mediaUrl}/held/${key}/sample.png`,
+    release: async () => {
+      await waitFor(() => fetch(`${mediaUrl}/held/${key}`).then((w) => w.json() as Promise<{ waiting: number }>), (w) => w.waiting > 0);
+      expect((await fetch(`${mediaUrl}/release/${key}`, { method: 'POST' })).status).toBe(200);
+    },
+  };
+}
+
+/** An image asset of `m` made from heldMedia(): Processing until `release()`. */
+export async function heldAsset(m: Member, groupId: string, name = 'png'): Promise<{ id: string; release(): Promise<void> }> {
+  const held = heldMedia();
+  const r = await api(m, 'CreateAsset', { GroupId: groupId, AssetType: 'Image', Name: name, URL: held.url });
+  expect(r.error, JSON.stringify(r.envelope)).toBeUndefined();
+  return { id: r.result.Id as string, release: held.release };
+}
+
 export const untilActive = (m: Member, assetId: string) =>
   waitFor(() => api(m, 'GetAsset', { Id: assetId }), (r) => r.result?.Status === 'Active' || r.result?.Status === 'Failed');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, mediaUrl, sandbox, waitFor } from '../../testing/proxy-test-client';
-import { asset, group, member, noUpstream, PNG, portraitSession, untilActive, upstream } from '../../testing/proxy-test-steps';
+import { asset, group, heldMedia, member, noUpstream, PNG, portraitSession, untilActive, upstream } from '../../testing/proxy-test-steps';
 
 /** The twelve `/api/v3` operations through the proxy: same bodies and envelopes as the service. */
 
@@ -85,13 +85,16 @@ describe('assets', () => {
   it('CreateAsset answers the Id; GetAsset shows Processing, then Active with ModelReadiness', async () => {
     const m = await member();
     const g = await group(m);
-    const created = await api(m, 'CreateAsset', { GroupId: g, AssetType: 'Image', Name: 'cat.png', URL: PNG() });
+    // The media server holds the download until the test has read Processing: no race with the sandbox's 1 s.
+    const { url, release } = heldMedia();
+    const created = await api(m, 'CreateAsset', { GroupId: g, AssetType: 'Image', Name: 'cat.png', URL: url });
     expect(created.status).toBe(200);
     expectEnvelope(created.envelope, 'CreateAsset');
     expect(created.result).toEqual({ Id: expect.any(String) });
     const first = await api(m, 'GetAsset', { Id: created.result.Id });
     expectEnvelope(first.envelope, 'GetAsset');
-    expect(first.result).toMatchObject({ Id: created.result.Id, GroupId: g, Name: 'cat.png', URL: PNG(), AssetType: 'Image', Status: 'Processing', Error: { Code: '', Message: '' } });
+    expect(first.result).toMatchObject({ Id: created.result.Id, GroupId: g, Name: 'cat.png', URL: url, AssetType: 'Image', Status: 'Processing', Error: { Code: '', Message: '' } });
+    await release();
     const active = await untilActive(m, created.result.Id);
     expect(active.result.Status).toBe('Active');
     expect(active.result.ModelReadiness).toEqual(expect.arrayContaining([expect.objectContaining({ Models: expect.arrayContaining(['doubao-seedance-2-0-260128']), Status: 'Active' })]));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, call, sandbox, type Member } from '../../testing/proxy-test-client';
 import { finishTasks } from '../../testing/gateway-test-steps';
-import { asset, group, member, memberRows, MODEL, noUpstream, PNG, untilActive, upstream } from '../../testing/proxy-test-steps';
+import { asset, group, heldAsset, member, memberRows, MODEL, noUpstream, PNG, untilActive, upstream } from '../../testing/proxy-test-steps';
 
 /** Idempotency-Key on creates (docs/proxy-api.md). */
 
@@ -102,12 +102,14 @@ describe('POST /v1/video/generations with Idempotency-Key', () => {
 
   it('an asset:// reference not yet Active (409 asset_not_ready) is not stored: the same key works once it is', async () => {
     const m = await member();
-    const a = await asset(m, await group(m));
+    const held = await heldAsset(m, await group(m));
+    const a = held.id;
     const k = key();
     const body = { model: MODEL, content: [{ type: 'text', text: 'x' }, { type: 'image_url', image_url: { url: `asset://${a}` }, role: 'reference_image' }] };
     const early = await create(m, body, k);
-    expect([early.status, early.body.error.code]).toEqual([409, 'asset_not_ready']);
+    expect([early.status, early.body.error?.code]).toEqual([409, 'asset_not_ready']);
     expect(await storedKeys(m)).toEqual([]);
+    await held.release();
     await untilActive(m, a);
     const { value: later, calls } = await upstream(() => create(m, body, k));
     expect(later.status).toBe(200);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, type Member } from '../../testing/proxy-test-client';
 import { admin, priceModel, resetPrices, setBudget, setTeamBudget } from '../../testing/gateway-test-steps';
-import { asset, group, member, MODEL, untilActive, upstream } from '../../testing/proxy-test-steps';
+import { asset, group, heldAsset, member, MODEL, untilActive, upstream } from '../../testing/proxy-test-steps';
 
 /**
  * `POST /proxy/quote` refuses exactly what `POST /v1/video/generations` refuses, with the same
@@ -47,7 +47,9 @@ describe('the quote refuses what the create refuses', () => {
 
   it('an asset:// reference not yet Active: the same 409 asset_not_ready', async () => {
     const m = await member();
-    const { quote, create, creates } = await quoteThenCreate(m, withAsset(await asset(m, await group(m))));
+    const held = await heldAsset(m, await group(m));
+    const { quote, create, creates } = await quoteThenCreate(m, withAsset(held.id));
+    await held.release();
     expect(quote.status).toBe(409);
     expect(quote.body.error).toMatchObject({ code: 'asset_not_ready', param: 'content[1].image_url' });
     expect(quote).toEqual(create);
