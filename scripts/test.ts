@@ -16,6 +16,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { signalGroup } from './lib/processes';
 import { TIMINGS_NAME } from './lib/test-timings';
 import { ROOT } from './lib/wrangler-dev';
 
@@ -25,13 +26,30 @@ interface Phase {
   ok: boolean;
 }
 
+/** The process groups of the parts still running. */
+const groups = new Set<number>();
+// The parts are in groups of their own, so a Ctrl-C at the terminal reaches only this process: pass it on.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    for (const group of groups) signalGroup(group, 'SIGTERM');
+    setTimeout(() => {
+      for (const group of groups) signalGroup(group, 'SIGKILL');
+      process.exit(130);
+    }, 5_000).unref();
+  });
+}
+
 const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
 const RESULTS = join(ROOT, 'test-results');
 
 function run(name: string, command: string, args: string[], { stream = false, env = {} }: { stream?: boolean; env?: Record<string, string> } = {}): Promise<Phase> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    // Each part leads a process group of its own: whatever it started and left behind (a workerd
+    // that ignores SIGTERM after a failed file, a browser) is stopped with it when it ends.
+    const child = spawn(command, args, { cwd: ROOT, detached: true, env: { ...process.env, ...env }, stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const group = child.pid;
+    if (group !== undefined) groups.add(group);
     const held: Buffer[] = [];
     child.stdout?.on('data', (chunk: Buffer) => held.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => held.push(chunk));
@@ -39,6 +57,10 @@ function run(name: string, command: string, args: string[], { stream = false, en
     const done = (ok: boolean) => {
       if (settled) return;
       settled = true;
+      if (group !== undefined) {
+        signalGroup(group, 'SIGKILL');
+        groups.delete(group);
+      }
       const seconds = (performance.now() - started) / 1000;
       if (!stream) {
         const output = Buffer.concat(held).toString('utf8').trimEnd();
