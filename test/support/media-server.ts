@@ -7,6 +7,8 @@
  * - `/status/<code>`         a tiny text response with that status (200–599);
  * - `/wrong-type/<file>`     the fixture's bytes, but labelled `Content-Type: text/html`;
  * - `/slow/<ms>/<file>`      the fixture after waiting `ms` milliseconds (at most 60 s) before any header;
+ * - `/drop-once/<key>/<file>` the first request for a key has its connection dropped with no answer;
+ *                            the next ones get the fixture (a server that a fetcher must try again);
  * - `/held/<key>/<file>`     the fixture once `POST /release/<key>` is called (at most 60 s later): a
  *                            download that lasts exactly as long as the test wants, however loaded
  *                            the machine; `GET /held/<key>` answers `{"waiting":n}`.
@@ -74,6 +76,8 @@ export async function startMediaServer(port = 0): Promise<MediaServer> {
   const hooks = new Map<string, unknown[]>();
   /** Held downloads by key: each one's way to send its file. */
   const held = new Map<string, (() => void)[]>();
+  /** Keys of `/drop-once/` whose first connection was dropped. */
+  const dropped = new Set<string>();
   const access = await accessKeys();
 
   function receiveHook(req: IncomingMessage, res: ServerResponse, name: string): void {
@@ -175,6 +179,12 @@ export async function startMediaServer(port = 0): Promise<MediaServer> {
         pendingTimers.delete(timer);
       });
       return;
+    }
+    if (route === 'drop-once' && rest.length === 2 && /^[\w-]{1,64}$/.test(rest[0]!)) {
+      if (dropped.has(rest[0]!)) return sendFile(req, res, rest[1]!);
+      dropped.add(rest[0]!);
+      if (dropped.size > 10_000) dropped.clear();
+      return void req.socket.destroy();
     }
     if (route === 'held' && rest.length === 2 && /^[\w-]{1,64}$/.test(rest[0]!)) {
       const [key, name] = [rest[0]!, rest[1]!];

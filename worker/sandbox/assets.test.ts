@@ -81,6 +81,13 @@ describe('asset processing', () => {
     expect((await settled(id)).Status).toBe('Active');
   });
 
+  it('a download whose connection drops before any answer is tried again, and the asset turns Active', async () => {
+    const id = await newAsset(await newGroup(), `${media}/drop-once/${uniqueTag('drop')}/sample.png`);
+    const asset = await settled(id);
+    expect(asset.Error).toEqual({ Code: '', Message: '' });
+    expect(asset.Status).toBe('Active');
+  });
+
   it.each([
     ['an HTTP 404', '/status/404', 'Image', /404/],
     ['a wrong Content-Type (text/html for a PNG)', '/wrong-type/sample.png', 'Image', /Content-Type.*text\/html/],

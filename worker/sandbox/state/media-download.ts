@@ -4,6 +4,8 @@ export type MediaKind = 'Image' | 'Video' | 'Audio';
 
 const MAX_BYTES = 50 * 1024 * 1024;
 const TIMEOUT_MS = 30_000;
+/** A connection that fails before any answer is tried again after these pauses, as a fetcher of the web does. */
+const RECONNECT_PAUSES_MS = [250, 1_000];
 
 /** Whether the bytes look like markup (an SVG or HTML page) rather than a bitmap. */
 function looksLikeMarkup(bytes: Uint8Array): boolean {
@@ -17,11 +19,20 @@ function looksLikeMarkup(bytes: Uint8Array): boolean {
  */
 export async function downloadProblem(url: string, kind: MediaKind): Promise<string | null> {
   let response: Response;
-  try {
-    response = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(TIMEOUT_MS) });
-  } catch (error) {
-    const why = error instanceof Error && error.name === 'TimeoutError' ? `timed out after ${TIMEOUT_MS / 1000} s` : 'could not connect';
-    return `Download of ${url} failed: ${why}.`;
+  const deadline = AbortSignal.timeout(TIMEOUT_MS);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      response = await fetch(url, { redirect: 'follow', signal: deadline });
+      break;
+    } catch (error) {
+      const timedOut = error instanceof Error && error.name === 'TimeoutError';
+      // Only a failed connection is tried again (within the same 30 s); an answer, even an error, is final.
+      if (!timedOut && attempt < RECONNECT_PAUSES_MS.length) {
+        await new Promise((resolve) => setTimeout(resolve, RECONNECT_PAUSES_MS[attempt]));
+        continue;
+      }
+      return `Download of ${url} failed: ${timedOut ? `timed out after ${TIMEOUT_MS / 1000} s` : 'could not connect'}.`;
+    }
   }
   if (response.status !== 200) {
     await response.body?.cancel();
