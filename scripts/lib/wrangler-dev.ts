@@ -44,6 +44,8 @@ export interface DevWorker {
 const NOISE = /Request\.cf|ENOTFOUND|GetAddrInfoReqWrap|onlookupall|callbackTrampoline|nodedir|update available|^\s*$/;
 /** workerd's and wrangler's words for a port it could not listen on. */
 const BIND_FAILURE = /Address already in use\D*?(?:127\.0\.0\.1|localhost|0\.0\.0\.0|\[?::1?\]?):(\d+)/;
+/** wrangler's words when it restarts the Worker (after a file it bundles changed). */
+const RELOAD = /Reloading local server/;
 const WRANGLER = join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
 
 /**
@@ -188,6 +190,9 @@ function launch(o: DevWorkerOptions, inspectorPort: number): Launch {
           : `Port ${port} on 127.0.0.1${port === inspectorPort ? ` (the ${o.label}'s debugger port)` : ''} is already in use: wrangler dev of the ${o.label} could not listen on it.`,
       };
     }
+    // A reload drops requests in flight (wrangler answers a non-GET one 503): always worth a line,
+    // even when the output is not echoed, so a test that met one says why.
+    if (!(o.echo ?? true) && RELOAD.test(plain)) process.stderr.write(`[${o.label}] wrangler reloaded the Worker (a source file changed?): requests in flight were dropped\n`);
     if (NOISE.test(line) || plain.startsWith('stack: ')) return;
     self.tail.push(line);
     if (self.tail.length > 40) self.tail.shift();
