@@ -4,7 +4,8 @@
  * start from the previous shot's last frame, run to `completed`; a batch of four seeds, quoted and
  * launched; two takes compared and one chosen; the storyboard exported, its MP4 read with
  * mediabunny in Node and decoded by Firefox (H.264 through the system's libavcodec).
- * Screenshots: test-results/screenshots/firefox-studio-*.png.
+ * Last, the themes: the four pages light in this Firefox, dark in one launched with a dark system
+ * theme (DARK_THEME_PREFS). Screenshots: test-results/screenshots/firefox-studio-*.png.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,10 +14,11 @@ import { beforeAll, expect, test } from 'vitest';
 import type { BatchRecord, StoryboardRecord } from '@/lib/storage/records/studio-records';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { watch } from '../support/poll-until';
-import { REPO_ROOT } from './support/build-extension';
-import { clickButton, textOf } from './support/firefox';
+import { buildExtension, REPO_ROOT } from './support/build-extension';
+import { clickButton, DARK_THEME_PREFS, launchFirefox, textOf } from './support/firefox';
 import { useLocalStack } from './support/local-stack';
 import { readStoreInPage } from './support/read-store-in-page';
+import { bodyBackgroundInPage, DARK, LIGHT, luminance, THEMED_PAGES } from './support/theme';
 import { bytesOf, FRAME_SECONDS, keepBlobsInPage, lastMp4InPage, mp4Facts, playLastMp4InPage, priceStudioModel, sandboxCreates, STUDIO_MODEL, timeExportInPage, untilDone } from './support/studio';
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
@@ -79,6 +81,9 @@ test('connects over CORS and builds a chained three-shot storyboard, run to comp
   await studio.waitForSelector('#shot-model', { timeout: 15_000 });
   await studio.select('#shot-model', STUDIO_MODEL);
   await fill('[data-testid="shot-prompt"]', PROMPTS[0]!);
+  // The rarely changed settings wait, closed, behind "More settings".
+  expect(await studio.$eval('[data-testid="more-settings"]', (details) => (details as HTMLDetailsElement).open), '"More settings" closed by default').toBe(false);
+  expect(await textOf(studio, '[data-testid="more-settings"] summary')).toMatch(/^More settings\s+\S/);
   for (const [i, prompt] of PROMPTS.slice(1).entries()) {
     const n = i + 2;
     await studio.click('[data-testid="add-shot"]');
@@ -210,5 +215,33 @@ test('exports the storyboard: one MP4 as long as its clips, decoded in Firefox',
   console.info(`firefox studio export: "${exported.text}" in ${exported.ms.toFixed(0)} ms; ${joined.duration.toFixed(3)} s joined from ${clips.map((c) => c.duration.toFixed(3)).join(' + ')} s; played to ${played.played.toFixed(2)} s`);
   expect(exported.text).toMatch(/^Exported \d/);
   await screenshot(studio, '07-exported');
+  expect(pageErrors).toEqual([]);
+});
+
+test('themes: under a dark system theme the popup, side panel, options and studio paint dark; light otherwise', async () => {
+  const seen: Record<string, number> = {};
+  // This stack's Firefox has the light default; a second one is launched with a dark system theme.
+  for (const path of THEMED_PAGES) {
+    const page = await stack().firefox.openExtensionPage(path, pageErrors);
+    seen[`${path} light`] = luminance(await page.evaluate(bodyBackgroundInPage));
+    await page.close();
+  }
+  const dark = await launchFirefox(await buildExtension({}, { browser: 'firefox' }), { prefs: DARK_THEME_PREFS });
+  try {
+    for (const path of THEMED_PAGES) {
+      const page = await dark.openExtensionPage(path, pageErrors);
+      seen[`${path} dark`] = luminance(await page.evaluate(bodyBackgroundInPage));
+      expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches), `${path} matches dark`).toBe(true);
+      if (path === 'studio.html') await screenshot(page, '08-dark');
+      await page.close();
+    }
+  } finally {
+    await dark.close();
+  }
+  console.info(`firefox themes: body luminance ${Object.entries(seen).map(([name, l]) => `${name} ${l.toFixed(3)}`).join(', ')}`);
+  for (const path of THEMED_PAGES) {
+    expect(seen[`${path} dark`], `${path} dark`).toBeLessThan(DARK);
+    expect(seen[`${path} light`], `${path} light`).toBeGreaterThan(LIGHT);
+  }
   expect(pageErrors).toEqual([]);
 });

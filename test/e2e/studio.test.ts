@@ -13,6 +13,9 @@
  * - Export: the storyboard as one MP4 (its length the three clips' together, within a frame),
  *   decoded and played in the page; then six 5-second clips, timed (printed against the 2 s goal).
  *
+ * - Themes: the popup, side panel, options and studio paint dark under `prefers-color-scheme: dark`
+ *   and light otherwise; "More settings" is closed when a shot opens.
+ *
  * Each view is checked with axe and saved as test-results/screenshots/studio-*.png. The studio's
  * first paint (gzip) is printed and held under 80 KB.
  */
@@ -28,6 +31,7 @@ import { bundleSize, describeBundle, describeFiles, gzipTotal, measure } from '.
 import { connectThroughOptions, openExtensionPage } from './support/extension';
 import { useLocalStack } from './support/local-stack';
 import { readStoreInPage } from './support/read-store-in-page';
+import { bodyBackgroundInPage, DARK, LIGHT, luminance, THEMED_PAGES } from './support/theme';
 import {
   bytesOf,
   FRAME_SECONDS,
@@ -110,6 +114,11 @@ test('storyboard: three shots chained on the last frame, built and reordered wit
   await studio.getByTestId('shot-prompt').fill(PROMPTS[0]!);
   const duration = studio.getByLabel('Duration (s)');
   if (await duration.count()) await duration.fill('5');
+  // The rest of the model's settings wait, closed, behind "More settings", summed up in its caption.
+  const more = studio.getByTestId('more-settings');
+  expect(await more.evaluate((details) => (details as HTMLDetailsElement).open), '"More settings" closed by default').toBe(false);
+  expect(await more.locator('summary').innerText()).toMatch(/^More settings\s+\S/);
+  expect(await studio.getByLabel('Resolution').isVisible(), 'resolution folded away').toBe(false);
 
   // Shots 2 and 3 added with the keyboard (Enter on "Add shot"): the model and settings carry over.
   for (const [i, prompt] of PROMPTS.slice(1).entries()) {
@@ -348,6 +357,36 @@ test('export: the storyboard as one MP4, as long as its three clips, decoded in 
     `studio export of six 5-second clips (fetch from the proxy's kept copies + join, headless Chromium, 2 cores): ` +
       `${timings.map((ms) => `${ms.toFixed(0)} ms`).join(', ')} (median ${sorted[1]!.toFixed(0)} ms; goal 2000 ms)`,
   );
+});
+
+test('themes: the popup, side panel, options and studio are dark under prefers-color-scheme: dark, light otherwise, axe clean in both', async () => {
+  const { browser } = stack();
+  // The storyboard of three shots again (the export left the six clips open), shot 3 with its take.
+  await studio.locator('#board-choose').selectOption({ label: 'Storyboard 1' });
+  await studio.getByRole('button', { name: 'Edit shot 3' }).click();
+  await studio.getByRole('heading', { name: 'Shot 3', exact: true }).waitFor({ state: 'visible' });
+  const seen: Record<string, number> = {};
+  for (const path of THEMED_PAGES) {
+    const page = path === 'studio.html' ? studio : await openExtensionPage(browser, path, pageErrors);
+    if (path !== 'studio.html') await page.setViewportSize({ width: 800, height: 640 });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const name = `${path.replace('.html', '')}-${colorScheme}`;
+      seen[name] = luminance(await page.evaluate(bodyBackgroundInPage));
+      // The view as a member sees it (not the whole page: the docs keep these pictures small).
+      if (path === 'studio.html') await page.screenshot({ path: join(SCREENSHOTS, `studio-theme-${colorScheme}.png`) });
+      const violations = await axeViolations(page);
+      if (violations.length) accessibility.push(`${name}:\n${describeViolations(violations)}`);
+    }
+    await page.emulateMedia({ colorScheme: null });
+    if (page !== studio) await page.close();
+  }
+  console.info(`studio themes: body luminance ${Object.entries(seen).map(([name, l]) => `${name} ${l.toFixed(3)}`).join(', ')}`);
+  for (const path of THEMED_PAGES) {
+    const name = path.replace('.html', '');
+    expect(seen[`${name}-dark`], `${path} dark`).toBeLessThan(DARK);
+    expect(seen[`${name}-light`], `${path} light`).toBeGreaterThan(LIGHT);
+  }
 });
 
 test('first paint and accessibility', async () => {

@@ -84,7 +84,7 @@ export function StudioApp() {
         {tab === 'storyboard' && <Later part={views.storyboard}>{({ StoryboardView }) => <StoryboardView handoff={handoff?.target === 'storyboard' ? handoff : null} onHandoffTaken={taken} />}</Later>}
         {tab === 'batch' && <Later part={views.batch}>{({ BatchView }) => <BatchView handoff={handoff?.target === 'batch' ? handoff : null} onHandoffTaken={taken} />}</Later>}
         {tab === 'compare' && <Later part={views.compare}>{({ CompareView }) => <CompareView />}</Later>}
-        {tab === 'history' && <Later part={views.history}>{({ HistoryView }) => <HistoryView onReuse={hand} />}</Later>}
+        {tab === 'history' && <Later part={views.history}>{({ HistoryView }) => <HistoryView onReuse={hand} onStart={() => choose('storyboard')} />}</Later>}
       </section>
       {running && <running.StudioEngine />}
     </main>

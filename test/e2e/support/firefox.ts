@@ -40,7 +40,14 @@ export interface LaunchedFirefox {
   close(): Promise<void>;
 }
 
-export async function launchFirefox(extensionDir: string): Promise<LaunchedFirefox> {
+/**
+ * A dark system theme, as Firefox reads it: its pages, the extension's included, then match
+ * `prefers-color-scheme: dark`. Set in the profile at launch, so it holds over BiDi with no
+ * emulation command.
+ */
+export const DARK_THEME_PREFS = { 'ui.systemUsesDarkTheme': 1, 'layout.css.prefers-color-scheme.content-override': 0 };
+
+export async function launchFirefox(extensionDir: string, { prefs = {} }: { prefs?: Record<string, unknown> } = {}): Promise<LaunchedFirefox> {
   const uuid = randomUUID();
   const origin = `moz-extension://${uuid}`;
   const browser = await puppeteer.launch({
@@ -55,6 +62,7 @@ export async function launchFirefox(extensionDir: string): Promise<LaunchedFiref
     extraPrefsFirefox: {
       // The extension's internal UUID, so that its pages have a known address.
       'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: uuid }),
+      ...prefs,
     },
   });
   try {

@@ -226,6 +226,24 @@ describe('Generate: references and rules before submit', () => {
   });
 });
 
+describe('Generate: settings that step aside', () => {
+  it('keeps duration up front and the rest in a closed "More settings" whose caption says what is set', async () => {
+    await open();
+    select(byLabel<HTMLSelectElement>('Model'), ids.s2);
+    const more = document.querySelector<HTMLDetailsElement>('details[data-testid="more-settings"]')!;
+    expect(more.open, 'closed by default').toBe(false);
+    expect(more.querySelector('summary')!.textContent).toBe('More settings model defaults');
+    expect(more.contains(byLabel('Duration (s)')), 'duration up front').toBe(false);
+    for (const label of ['Resolution', 'Aspect ratio', 'Seed', 'Generate audio', 'Watermark', 'Service tier']) expect(more.contains(byLabel(label)), label).toBe(true);
+
+    select(byLabel<HTMLSelectElement>('Resolution'), '1080p');
+    type(byLabel('Seed'), '42');
+    expect(more.querySelector('summary')!.textContent).toBe('More settings 1080p · seed 42');
+    expect(description(byLabel('Resolution'))).toContain('Costs more and takes longer than 720p.');
+    expect(more.open, 'still closed: editing never opens it').toBe(false);
+  });
+});
+
 describe('Generate: submit', () => {
   it('records the task, sends it with its key, wakes the background and hands over to Tasks', async () => {
     await open();

@@ -13,7 +13,6 @@ import {
   type GenerateForm,
   largeFiles,
   modelSummary,
-  paramControls,
   problems as formProblems,
   type ProblemTarget,
   setParam,
@@ -35,7 +34,7 @@ import { humanize, namedParam } from '@/lib/tasks/task-presentation';
 import { resumeSubmissions, submitTask } from '@/lib/tasks/task-submit';
 import '@/entrypoints/popup/generate/generate.css';
 import { GenerateReferences, type Refusal } from '@/entrypoints/popup/generate/GenerateReferences';
-import { ParamField } from '@/entrypoints/popup/generate/ParamField';
+import { ModelSettings } from '@/entrypoints/popup/generate/ModelSettings';
 import { OVER_BUDGET_ID, overBudget, QuoteLine } from '@/entrypoints/popup/generate/QuoteLine';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
 import '@/lib/i18n/generate.en';
@@ -265,19 +264,12 @@ export function GenerateView({ onSubmitted }: GenerateViewProps) {
       />
       {large.length > 0 && <Banner tone="warning">{t('generate.file.large', { names: large.map((r) => r.label).join(', ') })}</Banner>}
 
-      <fieldset class="gen-params">
-        <legend>{t('generate.parameters')}</legend>
-        {paramControls(spec).length === 0 && <p class="gen-muted">{t('generate.noParameters')}</p>}
-        {paramControls(spec).map((control) => (
-          <ParamField
-            key={control.name}
-            control={control}
-            value={form.params[control.name]}
-            errors={messages(at((x) => x.kind === 'param' && x.name === control.name), (x) => x.kind === 'param' && x.name === control.name)}
-            onChange={(value) => setForm((current) => setParam(current, control.name, value))}
-          />
-        ))}
-      </fieldset>
+      <ModelSettings
+        spec={spec}
+        params={form.params}
+        errorsOf={(name) => messages(at((x) => x.kind === 'param' && x.name === name), (x) => x.kind === 'param' && x.name === name)}
+        onChange={(name, value) => setForm((current) => setParam(current, name, value))}
+      />
 
       {notice && <Banner tone="error">{notice}</Banner>}
       {budgetRefused && (

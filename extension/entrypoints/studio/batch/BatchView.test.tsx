@@ -33,6 +33,12 @@ const quotedModels = () => proxy.callsOf('/proxy/quote').map((c) => c.body.model
 
 // Mounting the form loads the model list and quotes through the fake proxy: slow on a loaded machine, so the waits (8 s) fit inside the test's own limit.
 describe('Studio: batch', { timeout: 20_000 }, () => {
+  it('before the first batch, says in one line what to do first', async () => {
+    mount(<BatchView handoff={null} onHandoffTaken={() => {}} />);
+    await vi.waitFor(() => byTestId('empty-batch'), { timeout: 8000 });
+    expect(byTestId('empty-batch').textContent).toBe('No batch yet: write one prompt above, choose how many seeds, then Launch batch.');
+  });
+
   it('quotes the total once per request shape, summed, against what the budget has left', async () => {
     proxy.quote = (body) => price(body, 50);
     await sixTasks();

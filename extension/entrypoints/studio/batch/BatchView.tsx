@@ -234,7 +234,7 @@ export function BatchView({ handoff, onHandoffTaken }: BatchViewProps) {
           )}
           {message && <Banner tone={message.tone}>{message.text}</Banner>}
         </form>
-        {shown ? <BatchGrid batches={batches} shown={shown} tasks={tasks} specOf={specOf} onShow={setShownId} /> : <p class="studio-muted">{t('studio.batch.none')}</p>}
+        {shown ? <BatchGrid batches={batches} shown={shown} tasks={tasks} specOf={specOf} onShow={setShownId} /> : <p class="empty-state" data-testid="empty-batch">{t('studio.batch.none')}</p>}
       </div>
     </div>
   );

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MODEL_IDS as ids } from '@@/shared/catalog/testing/model-ids';
-import { byLabel, click, mount, select, text, unmount } from '@/components/dom-testing';
+import { button, byLabel, click, mount, select, text, unmount } from '@/components/dom-testing';
 import type { Handoff } from '@/entrypoints/studio/handoff';
 import { HistoryView } from '@/entrypoints/studio/history/HistoryView';
 import { allByTestId, byTestId, studioTestbed } from '@/entrypoints/studio/testing/studio-testbed';
@@ -38,9 +38,18 @@ beforeEach(async () => {
 afterEach(() => unmount());
 
 describe('Studio: history', { timeout: 20_000 }, () => {
+  it('when nothing was made yet, says what to do first and offers the storyboard', async () => {
+    const started = vi.fn();
+    mount(<HistoryView onReuse={(h) => reused.push(h)} onStart={started} />);
+    await vi.waitFor(() => byTestId('empty-history'), { timeout: 5000 });
+    expect(byTestId('empty-history').textContent).toContain('Nothing made yet: every video you make, here or in the popup, shows up here. Start with a storyboard.');
+    click(button('Open the storyboard'));
+    expect(started).toHaveBeenCalledTimes(1);
+  });
+
   it('lists 5,000 tasks with only the visible window of rows in the page', async () => {
     await seed(5000);
-    mount(<HistoryView onReuse={(h) => reused.push(h)} />);
+    mount(<HistoryView onReuse={(h) => reused.push(h)} onStart={() => {}} />);
     await vi.waitFor(() => expect(text()).toContain('5000 of 5000 tasks'), { timeout: 5000 });
     const rows = allByTestId('history-row');
     expect(rows.length).toBeGreaterThan(0);
@@ -58,7 +67,7 @@ describe('Studio: history', { timeout: 20_000 }, () => {
       updatedAt: 0,
       shots: [{ id: 's1', form: { model: ids.s2, prompt: '', references: [], params: {} }, chain: false, takes: ['t1', 't3', 't4'] }],
     });
-    mount(<HistoryView onReuse={(h) => reused.push(h)} />);
+    mount(<HistoryView onReuse={(h) => reused.push(h)} onStart={() => {}} />);
     await vi.waitFor(() => expect(text()).toContain('30 of 30 tasks'), { timeout: 8000 });
     select(byLabel<HTMLSelectElement>('Model'), ids.s2);
     expect(text()).toContain('15 of 30 tasks');
@@ -73,7 +82,7 @@ describe('Studio: history', { timeout: 20_000 }, () => {
 
   it('shows a task’s request and reuses its settings in the storyboard or a batch', async () => {
     await seed(3);
-    mount(<HistoryView onReuse={(h) => reused.push(h)} />);
+    mount(<HistoryView onReuse={(h) => reused.push(h)} onStart={() => {}} />);
     await vi.waitFor(() => expect(allByTestId('history-row')).toHaveLength(3), { timeout: 8000 });
     click(allByTestId('history-row').find((r) => r.textContent?.includes('Prompt 1'))!.closest<HTMLElement>('[role="option"]')!);
     await vi.waitFor(() => byTestId('reuse-settings'));
@@ -88,7 +97,7 @@ describe('Studio: history', { timeout: 20_000 }, () => {
     const draftBody = { model: ids.pro15, content: [{ type: 'text', text: 'Waves' }], draft: true, resolution: '480p', seed: 42, duration: 5 } as TaskRecord['body'];
     await (await db()).put('tasks', { ...task(0), localId: 'draft', model: ids.pro15, body: draftBody, status: 'completed', videoUrl: 'https://cdn.test/d.mp4' });
     await batchStore.put({ id: 'batch', form: { model: ids.pro15, prompt: 'Waves', references: [], params: {} }, takes: ['draft'], createdAt: 1 });
-    mount(<HistoryView onReuse={(h) => reused.push(h)} />);
+    mount(<HistoryView onReuse={(h) => reused.push(h)} onStart={() => {}} />);
     await vi.waitFor(() => expect(allByTestId('history-row')).toHaveLength(1), { timeout: 8000 });
     click(allByTestId('history-row')[0]!.closest<HTMLElement>('[role="option"]')!);
     await vi.waitFor(() => byTestId('make-final'));

@@ -32,13 +32,23 @@ const promptOf = (task: TaskRecord): string => {
 };
 
 /** History: every task with its request, filtered by model, status and shot, in a list that renders only its visible rows; "Reuse these settings". */
-export function HistoryView({ onReuse }: { onReuse: (handoff: Handoff) => void }) {
+export function HistoryView({ onReuse, onStart }: { onReuse: (handoff: Handoff) => void; /** Opens the storyboard: what a first-time history offers. */ onStart: () => void }) {
   const { specOf } = useStudioModels();
   const tasks = useDb(readTasks, ['tasks']);
   const boards = useDb(readBoards, ['storyboards']) ?? [];
   const [filter, setFilter] = useState<HistoryFilter>(ANY);
   const [openId, setOpenId] = useState<string | null>(null);
   if (!tasks) return <p aria-busy="true">{t('app.loading')}</p>;
+  if (!tasks.length) {
+    return (
+      <div class="empty-state" data-testid="empty-history">
+        <p>{t('studio.history.none')}</p>
+        <button type="button" class="primary" onClick={onStart}>
+          {t('studio.history.start')}
+        </button>
+      </div>
+    );
+  }
 
   const places = shotIndex(boards);
   const shown = filterHistory(tasks, filter, places);

@@ -3,8 +3,8 @@ import type { ModelSpec } from '@@/shared';
 import { Banner } from '@/components/Banner';
 import { Field } from '@/components/Field';
 import { GenerateReferences } from '@/entrypoints/popup/generate/GenerateReferences';
-import { ParamField } from '@/entrypoints/popup/generate/ParamField';
-import { type FormProblem, type GenerateForm, modelSummary, paramControls, setParam, switchModel } from '@/lib/generate/generate-form';
+import { ModelSettings } from '@/entrypoints/popup/generate/ModelSettings';
+import { type FormProblem, type GenerateForm, modelSummary, setParam, switchModel } from '@/lib/generate/generate-form';
 import { t } from '@/lib/i18n/translate';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
 import '@/entrypoints/popup/generate/generate.css';
@@ -72,18 +72,12 @@ export function FormFields({ form, onForm, models, spec, allowHttp, assets, prob
       </Field>
       {children}
       <GenerateReferences form={form} spec={spec} allowHttp={allowHttp} assets={assets} setForm={(change) => onForm(change(form))} problems={problems} refused={null} general={general} />
-      <fieldset class="gen-params">
-        <legend>{t('generate.parameters')}</legend>
-        {paramControls(spec).map((control) => (
-          <ParamField
-            key={control.name}
-            control={control}
-            value={form.params[control.name]}
-            errors={problems.filter((p) => p.target.kind === 'param' && p.target.name === control.name).map((p) => p.reason)}
-            onChange={(value) => onForm(setParam(form, control.name, value))}
-          />
-        ))}
-      </fieldset>
+      <ModelSettings
+        spec={spec}
+        params={form.params}
+        errorsOf={(name) => problems.filter((p) => p.target.kind === 'param' && p.target.name === name).map((p) => p.reason)}
+        onChange={(name, value) => onForm(setParam(form, name, value))}
+      />
     </div>
   );
 }

@@ -86,7 +86,7 @@ export function ShotEditor({ board, index, tasks, models, specOf, allowHttp, ass
       </FormFields>
       <h3>{t('studio.shot.takes', { n })}</h3>
       {shot.takes.length === 0 ? (
-        <p class="studio-muted">{t('studio.shot.noTakes')}</p>
+        <p class="empty-state" data-testid="empty-takes">{t('studio.shot.noTakes')}</p>
       ) : (
         <ol class="takes">
           {shot.takes.map((id, i) => {

@@ -1,5 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import type { ModelSpec } from '@@/shared';
+import { IconButton } from '@/components/IconButton';
 import { t } from '@/lib/i18n/translate';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import type { StoryboardRecord } from '@/lib/storage/records/studio-records';
@@ -61,21 +62,17 @@ export function ShotList({ board, tasks, selected, focus, specOf, allowHttp, onA
               </p>
             )}
             <div class="shot__actions">
-              <button type="button" aria-label={t('studio.shot.up', { n })} data-testid="shot-up" disabled={index === 0} onClick={() => onAction('up', shot.id, index)}>
-                ↑
-              </button>
-              <button type="button" aria-label={t('studio.shot.down', { n })} data-testid="shot-down" disabled={index === last} onClick={() => onAction('down', shot.id, index)}>
-                ↓
-              </button>
-              <button type="button" aria-label={t('studio.shot.duplicate', { n })} data-testid="shot-duplicate" onClick={() => onAction('duplicate', shot.id, index)}>
-                ⧉
-              </button>
-              <button type="button" aria-label={t('studio.shot.retry', { n })} data-testid="shot-retry" disabled={progress === 'queued' || progress === 'running' || problems.length > 0} onClick={() => onAction('retry', shot.id, index)}>
-                ↻
-              </button>
-              <button type="button" aria-label={t('studio.shot.delete', { n })} data-testid="shot-delete" onClick={() => onAction('delete', shot.id, index)}>
-                ✕
-              </button>
+              <IconButton icon="up" label={t('studio.shot.up', { n })} data-testid="shot-up" disabled={index === 0} onClick={() => onAction('up', shot.id, index)} />
+              <IconButton icon="down" label={t('studio.shot.down', { n })} data-testid="shot-down" disabled={index === last} onClick={() => onAction('down', shot.id, index)} />
+              <IconButton icon="duplicate" label={t('studio.shot.duplicate', { n })} data-testid="shot-duplicate" onClick={() => onAction('duplicate', shot.id, index)} />
+              <IconButton
+                icon="retry"
+                label={t('studio.shot.retry', { n })}
+                data-testid="shot-retry"
+                disabled={progress === 'queued' || progress === 'running' || problems.length > 0}
+                onClick={() => onAction('retry', shot.id, index)}
+              />
+              <IconButton icon="delete" label={t('studio.shot.delete', { n })} data-testid="shot-delete" onClick={() => onAction('delete', shot.id, index)} />
             </div>
           </li>
         );

@@ -37,6 +37,27 @@ async function twoShots() {
 }
 
 describe('Studio: storyboard', { timeout: 20_000 }, () => {
+  it('a first visit says to start a storyboard, with the button that does it; a new shot says how to make a take', async () => {
+    mount(<StudioApp />);
+    await vi.waitFor(() => byTestId('empty-storyboard'), { timeout: 8000 });
+    expect(byTestId('empty-storyboard').textContent).toContain('Start with a storyboard: one shot per scene, in the order they play.');
+    click(byTestId('empty-storyboard').querySelector('button')!);
+    await vi.waitFor(() => byTestId('empty-takes'));
+    expect(byTestId('empty-takes').textContent).toBe('No takes yet: write the prompt, then Run in order or Run all makes one.');
+    expect(document.querySelector('[data-testid="empty-storyboard"]')).toBeNull();
+  });
+
+  it('keeps a shot’s rarely changed settings in a closed "More settings" with a caption of what is set', async () => {
+    await twoShots();
+    const more = () => byTestId<HTMLDetailsElement>('more-settings');
+    expect(more().open).toBe(false);
+    expect(more().contains(byLabel('Duration (s)')), 'duration up front').toBe(false);
+    select(byLabel<HTMLSelectElement>('Resolution'), '720p');
+    select(byLabel<HTMLSelectElement>('Aspect ratio'), '16:9');
+    await vi.waitFor(() => expect(byTestId('more-settings-caption').textContent).toBe('720p · 16:9'));
+    expect(more().open).toBe(false);
+  });
+
   it('chains shot 2 to shot 1 and runs all: shot 1 asks for its last frame, shot 2 waits for it', async () => {
     await twoShots();
     expect(byLabel<HTMLSelectElement>('Model').value).toBe(ids.s2);

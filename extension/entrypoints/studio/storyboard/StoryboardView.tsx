@@ -118,9 +118,11 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
             </Field>
           </>
         )}
-        <button type="button" data-testid="new-storyboard" onClick={() => void create()}>
-          {t('studio.board.new')}
-        </button>
+        {board && (
+          <button type="button" data-testid="new-storyboard" onClick={() => void create()}>
+            {t('studio.board.new')}
+          </button>
+        )}
         {board && (
           <button
             type="button"
@@ -136,7 +138,12 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
       </div>
       <Dropped lines={notes} onClose={() => setNotes([])} />
       {!board ? (
-        <p class="studio-muted">{t('studio.board.none')}</p>
+        <div class="empty-state" data-testid="empty-storyboard">
+          <p>{t('studio.board.none')}</p>
+          <button type="button" class="primary" data-testid="new-storyboard" onClick={() => void create()}>
+            {t('studio.board.new')}
+          </button>
+        </div>
       ) : (
         <>
           <div class="studio-bar">
