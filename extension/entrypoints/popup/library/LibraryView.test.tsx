@@ -302,7 +302,8 @@ describe('Library view: Simplified Chinese', () => {
     await waitText('分组');
     expect(byLabel('按名称搜索全部素材')).toBeTruthy();
     expect(byLabel<HTMLSelectElement>('状态').textContent).toContain('失败');
-    expect(text()).toContain('真人');
-    expect(text()).toContain('正在刷新…');
+    // The refresh starts once the stored library is shown: wait for it rather than read at once.
+    await waitText('真人');
+    await waitText('正在刷新…');
   });
 });

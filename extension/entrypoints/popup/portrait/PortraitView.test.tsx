@@ -205,11 +205,14 @@ describe('Real person tab: completion', () => {
     await agreeAndShow({ continuous: true });
     proxy.complete(proxy.latest().h5, 'Ada Lovelace', 'Studio portrait, May');
     clock.advance(POLL_MS);
-    await vi.waitFor(() => expect(text()).toContain('The real-person group was created.'));
-    expect(text()).toContain('Ada Lovelace');
-    expect(text()).toContain('Studio portrait, May');
-    const rows = [...document.querySelectorAll('.portrait-assets li')].map((li) => li.textContent);
-    expect(rows).toEqual(['Ada Lovelace capture 1Processing', 'Ada Lovelace capture 2Processing']);
+    // The message comes first, the group and its assets once read: wait for the whole view.
+    await vi.waitFor(() => {
+      expect(text()).toContain('The real-person group was created.');
+      expect(text()).toContain('Ada Lovelace');
+      expect(text()).toContain('Studio portrait, May');
+      const rows = [...document.querySelectorAll('.portrait-assets li')].map((li) => li.textContent);
+      expect(rows).toEqual(['Ada Lovelace capture 1Processing', 'Ada Lovelace capture 2Processing']);
+    });
 
     const database = await db();
     const [group] = await database.getAll('groups');
