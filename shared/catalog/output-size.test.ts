@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RATIOS } from './models';
-import { completionTokens, OUTPUT_SIZES, outputSize } from './output-size';
+import { completionTokens, createOutputSize, OUTPUT_SIZES, outputSize } from './output-size';
 import { MODEL_IDS as M } from './testing/model-ids';
 
 describe('outputSize', () => {
@@ -28,6 +28,16 @@ describe('outputSize', () => {
   it('is undefined for a resolution it does not know (not an inherited key either)', () => {
     expect(outputSize('2k', '16:9')).toBeUndefined();
     expect(outputSize('toString', '16:9')).toBeUndefined();
+  });
+});
+
+describe('createOutputSize', () => {
+  it('is the size a create makes: its resolution at its ratio, else the model’s default resolution, adaptive as 16:9', () => {
+    expect(createOutputSize({ model: M.s2, resolution: '480p', ratio: '9:16' })).toEqual({ width: 480, height: 864 });
+    expect(createOutputSize({ model: M.s2, resolution: '480p', ratio: 'adaptive' })).toEqual({ width: 864, height: 480 });
+    expect(createOutputSize({ model: M.pro, ratio: '4:3' })).toEqual({ width: 1664, height: 1248 });
+    expect(createOutputSize({ model: M.s2, resolution: '2k', ratio: '1:1' })).toEqual({ width: 960, height: 960 });
+    expect(createOutputSize({ model: 'unknown-model' })).toBeUndefined();
   });
 });
 

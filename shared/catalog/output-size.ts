@@ -41,15 +41,24 @@ export interface TokenRequest extends PricedRequest {
 }
 
 /**
+ * The size of the video a create makes: its resolution (one the table does not list, or none: the
+ * model's default) at its ratio (`adaptive`, none or an unknown one: 16:9; the service would pick
+ * from a first-frame image, which is not decoded here). Undefined when no resolution is known.
+ */
+export function createOutputSize(request: Pick<TokenRequest, 'model' | 'resolution' | 'ratio'>): OutputSize | undefined {
+  const given = request.resolution == null ? undefined : outputSize(request.resolution, request.ratio);
+  const fallback = modelSpec(request.model).defaults?.resolution;
+  return given ?? (fallback === undefined ? undefined : outputSize(fallback, request.ratio));
+}
+
+/**
  * The output tokens of a task, as the service bills and reports them (`usage.completion_tokens`):
- * width x height x frames / 1024, rounded down. Frames as `outputFrames` counts them (duration x
- * 24; else frames; else the model's default duration; the longest for -1). A resolution the table
- * does not list (or none) is the model's default resolution; 0 when that is unknown too.
+ * width x height x frames / 1024, rounded down, at the create's size (createOutputSize; 0 when it
+ * has none). Frames as `outputFrames` counts them (duration x 24; else frames; else the model's
+ * default duration; the longest for -1).
  */
 export function completionTokens(request: TokenRequest): number {
-  const given = request.resolution === undefined ? undefined : outputSize(request.resolution, request.ratio);
-  const fallback = modelSpec(request.model).defaults?.resolution;
-  const dims = given ?? (fallback === undefined ? undefined : outputSize(fallback, request.ratio));
+  const dims = createOutputSize(request);
   if (!dims) return 0;
   return Math.floor((dims.width * dims.height * outputFrames(request)) / 1024);
 }

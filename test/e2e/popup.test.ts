@@ -238,7 +238,8 @@ test('popup: group, capture, generate to completion, a named failure, and the re
   const video = await player.evaluate((el) => ({ src: (el as HTMLVideoElement).currentSrc, width: (el as HTMLVideoElement).videoWidth, height: (el as HTMLVideoElement).videoHeight, duration: (el as HTMLVideoElement).duration }));
   // The proxy's kept copy (its media store), not the service's 24-hour link.
   expect(video.src).toMatch(new RegExp(`^${proxy!.url}/media/o-m[0-9a-f]{16}-cgt-[\\w-]+\\?expires=\\d+&sig=[0-9a-f]{64}$`));
-  expect(video).toMatchObject({ width: 320, height: 180 });
+  // Seedance 2.0 at its default size, 720p 16:9 (the sandbox makes the size asked).
+  expect(video).toMatchObject({ width: 1248, height: 704 });
   expect(video.duration).toBeGreaterThan(1);
   expect(await task.getByRole('button', { name: 'Download' }).isVisible()).toBe(true);
   expect(await task.getByText(/^Kept until /).isVisible()).toBe(true);

@@ -11,6 +11,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { beforeAll, expect, test } from 'vitest';
+import { createOutputSize } from '../../shared/catalog/output-size';
 import type { BatchRecord, StoryboardRecord } from '@/lib/storage/records/studio-records';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { watch } from '../support/poll-until';
@@ -122,7 +123,9 @@ test('connects over CORS and builds a chained three-shot storyboard, run to comp
   }
   // Shot 3's take plays in Firefox (H.264 through libavcodec).
   await studio.click('[data-shot="3"] .shot__title');
-  await until('shot 3 player decoded', () => studio.evaluate(() => [...document.querySelectorAll<HTMLVideoElement>('.shot-editor video')].some((v) => v.readyState >= 2 && v.videoWidth === 320)), 20_000);
+  // At the size shot 3 asked (the sandbox makes each video at its resolution and ratio).
+  const width = createOutputSize(takes[2]!.body)!.width;
+  await until('shot 3 player decoded', () => studio.evaluate((w) => [...document.querySelectorAll<HTMLVideoElement>('.shot-editor video')].some((v) => v.readyState >= 2 && v.videoWidth === w), width), 20_000);
   await screenshot(studio, '02-storyboard-completed');
 });
 
@@ -210,7 +213,8 @@ test('exports the storyboard: one MP4 as long as its clips, decoded in Firefox',
   expect(Math.abs(joined.duration - sum)).toBeLessThanOrEqual(FRAME_SECONDS);
   const played = await studio.evaluate(playLastMp4InPage);
   expect(played.error).toBeNull();
-  expect(played).toMatchObject({ width: 320, height: 180 });
+  const asked = createOutputSize(tasks.get(board!.shots[0]!.takes[0]!)!.body)!;
+  expect(played).toMatchObject({ width: asked.width, height: asked.height });
   expect(played.played).toBeGreaterThan(1);
   console.info(`firefox studio export: "${exported.text}" in ${exported.ms.toFixed(0)} ms; ${joined.duration.toFixed(3)} s joined from ${clips.map((c) => c.duration.toFixed(3)).join(' + ')} s; played to ${played.played.toFixed(2)} s`);
   expect(exported.text).toMatch(/^Exported \d/);

@@ -23,6 +23,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
+import { createOutputSize } from '../../shared/catalog/output-size';
 import type { StoryboardRecord, BatchRecord } from '@/lib/storage/records/studio-records';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { axeViolations, describeViolations } from './support/axe';
@@ -310,13 +311,15 @@ test('export: the storyboard as one MP4, as long as its three clips, decoded in 
   const joined = await mp4Facts(mp4);
   const sum = clips.reduce((total, clip) => total + clip.duration, 0);
   expect(Math.abs(joined.duration - sum), `joined ${joined.duration} s, clips ${clips.map((c) => c.duration).join(' + ')} s`).toBeLessThanOrEqual(FRAME_SECONDS);
-  expect(joined).toMatchObject({ width: 320, height: 180, codec: 'avc' });
+  // The size the takes asked (the sandbox makes each at its resolution and ratio).
+  const asked = createOutputSize(tasks.get(board!.shots[0]!.takes[0]!)!.body)!;
+  expect(joined).toMatchObject({ width: asked.width, height: asked.height, codec: 'avc' });
   console.info(`studio export: ${mp4.length} bytes, ${joined.duration.toFixed(3)} s from ${clips.map((c) => c.duration.toFixed(3)).join(' + ')} s, in ${exported.ms.toFixed(0)} ms`);
 
   // Playable: the browser decodes and plays it.
   const played = await studio.evaluate(playLastMp4InPage);
   expect(played.error).toBeNull();
-  expect(played).toMatchObject({ width: 320, height: 180 });
+  expect(played).toMatchObject({ width: asked.width, height: asked.height });
   expect(Math.abs(played.duration - sum)).toBeLessThanOrEqual(FRAME_SECONDS + 0.05);
   expect(played.played).toBeGreaterThan(1);
   await shot(studio, '08-exported');

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { BufferSource, Input, MP4 } from 'mediabunny';
+import { ALL_FORMATS, BufferSource, Input, MP4 } from 'mediabunny';
 import type { SandboxEnv } from './env';
 import { resultVideo } from './media/files';
 import { DEV, helper, ORIGIN, sandboxFetch, v1 } from './testing/sandbox-test-client';
@@ -106,15 +106,69 @@ describe('a sandbox database persisted before lengths and last frames', () => {
         "INSERT INTO tasks (id, account, model, refs, download, created_at, refs_done_at) VALUES (?, ?, ?, '[]', 'ok', ?, ?)",
         id, DEV.name, S2, Date.now() - 60_000, Date.now() - 60_000,
       );
-      expect(instance.taskOutput(id)).toEqual({ expired: false, seconds: null, lastFrame: false });
-      expect(columns()).toEqual(expect.arrayContaining(['video_seconds', 'last_frame']));
+      expect(instance.taskOutput(id)).toEqual({ expired: false, seconds: null, lastFrame: false, size: null });
+      expect(columns()).toEqual(expect.arrayContaining(['video_seconds', 'last_frame', 'video_size']));
       expect(instance.getTask(DEV.name, id, ORIGIN)?.metadata).toEqual({ url: `${ORIGIN}/sandbox/videos/${id}.mp4` });
     });
   });
 });
 
+/** Width and height of a PNG, from its IHDR. */
+function pngSize(png: Uint8Array): [number, number] {
+  const header = chunks(png)[0]!;
+  expect(header.type).toBe('IHDR');
+  const view = new DataView(header.data.buffer, header.data.byteOffset, 8);
+  return [view.getUint32(0), view.getUint32(4)];
+}
+
+/** Display width and height of an MP4's video track. */
+async function videoSize(url: string): Promise<[number, number]> {
+  const response = await sandboxFetch(url);
+  expect(response.status).toBe(200);
+  const input = new Input({ formats: ALL_FORMATS, source: new BufferSource(await response.arrayBuffer()) });
+  const track = (await input.getPrimaryVideoTrack())!;
+  const size: [number, number] = [track.displayWidth, track.displayHeight];
+  input.dispose();
+  return size;
+}
+
+describe('the video and its last frame are the size asked (resolution x ratio, shared/catalog/output-size.ts)', () => {
+  it.each([
+    ['480p 16:9', { model: S2, resolution: '480p', ratio: '16:9' }, [864, 480]],
+    ['1080p 9:16', { model: S15, resolution: '1080p', ratio: '9:16' }, [1088, 1920]],
+    ['720p 21:9', { model: S2, resolution: '720p', ratio: '21:9' }, [1504, 640]],
+    ['adaptive: 16:9', { model: S2, resolution: '480p', ratio: 'adaptive' }, [864, 480]],
+    ['no resolution: the model’s default (720p), at the ratio asked', { model: S2, ratio: '1:1' }, [960, 960]],
+  ])('%s', async (_what, body, size) => {
+    const task = await completed({ ...body, duration: 5, return_last_frame: true });
+    expect(await videoSize(task.metadata.url)).toEqual(size);
+    const frame = await sandboxFetch(task.metadata.last_frame_url);
+    expect(frame.status).toBe(200);
+    expect(pngSize(new Uint8Array(await frame.arrayBuffer()))).toEqual(size);
+  });
+
+  it('keeps the length asked at every size', async () => {
+    const task = await completed({ model: S2, resolution: '480p', ratio: '4:3', duration: 7 });
+    expect(await secondsOf(task.metadata.url)).toBeCloseTo(7, 6);
+    expect(await videoSize(task.metadata.url)).toEqual([736, 544]);
+  });
+
+  it('a task stored before sizes were kept serves 320x180', async () => {
+    const namespace = (env as unknown as SandboxEnv).SERVICE;
+    const id = 'cgt-20260101000000-0000000000cc';
+    await runInDurableObject(namespace.get(namespace.idFromName('service')), (_instance, state) => {
+      state.storage.sql.exec(
+        "INSERT INTO tasks (id, account, model, refs, download, created_at, refs_done_at, video_seconds, last_frame) VALUES (?, ?, ?, '[]', 'ok', ?, ?, 4, 1)",
+        id, DEV.name, S2, Date.now() - 60_000, Date.now() - 60_000,
+      );
+    });
+    expect(await videoSize(`${ORIGIN}/sandbox/videos/${id}.mp4`)).toEqual([320, 180]);
+    expect(pngSize(new Uint8Array(await (await sandboxFetch(`${ORIGIN}/sandbox/frames/${id}.png`)).arrayBuffer()))).toEqual([320, 180]);
+  });
+});
+
 describe('return_last_frame', () => {
-  it('completes with metadata.last_frame_url: a real PNG of the video’s size (320×180), gone with the video', async () => {
+  it('completes with metadata.last_frame_url: a real PNG of the video’s size (the model’s default, 720p 16:9), gone with the video', async () => {
     const task = await completed({ model: S2, duration: 5, return_last_frame: true });
     expect(task.metadata.last_frame_url).toBe(`${ORIGIN}/sandbox/frames/${task.id}.png`);
 
@@ -127,7 +181,7 @@ describe('return_last_frame', () => {
     const header = new DataView(parts[0]!.data.buffer, parts[0]!.data.byteOffset, 13);
     expect(parts[0]!.type).toBe('IHDR');
     const [width, height, depth, colour] = [header.getUint32(0), header.getUint32(4), header.getUint8(8), header.getUint8(9)];
-    expect([width, height, depth]).toEqual([320, 180, 8]);
+    expect([width, height, depth]).toEqual([1248, 704, 8]);
     // Each row: a filter byte, then RGBA (colour type 6) or RGB (2) samples.
     const channels = { 2: 3, 6: 4 }[colour as 2 | 6];
     const idat = parts.filter((p) => p.type === 'IDAT').map((p) => [...p.data]).flat();

@@ -145,6 +145,12 @@ export const studioEn = {
   'studio.export.reason.audio_codec': 'its sound is encoded differently from shot 1’s.',
   'studio.export.reason.audio_presence': 'one of them has sound and the other none. Make every shot with sound on, or every shot with it off.',
   'studio.export.reason.other': '{message}',
+  'studio.export.size': '{width}×{height} ({resolution} {ratio})',
+  'studio.export.sizes': 'These takes cannot be joined without re-encoding: they are not all one size. The storyboard is {size}.',
+  'studio.export.oddShot': 'Shot {n} is {size}.',
+  'studio.export.makeAgain': 'Make again at {size}',
+  'studio.export.cannotMake': 'Its model cannot make {size}: change its model, or make the other shots at its size.',
+  'studio.export.makingAgain': 'Making shot {n} again at {size}. Export once it completes.',
 } as const;
 
 provideEnglish(studioEn);

@@ -139,4 +139,10 @@ export const studioZhCN: Record<keyof typeof studioEn, string> = {
   'studio.export.reason.audio_codec': '它的声音编码与镜头 1 不同。',
   'studio.export.reason.audio_presence': '其中一个有声音而另一个没有。请让所有镜头都开启声音，或都关闭声音。',
   'studio.export.reason.other': '{message}',
+  'studio.export.size': '{width}×{height}（{resolution} {ratio}）',
+  'studio.export.sizes': '这些结果尺寸不一致，不重新编码就无法拼接。故事板的尺寸是 {size}。',
+  'studio.export.oddShot': '镜头 {n} 是 {size}。',
+  'studio.export.makeAgain': '以 {size} 重新生成',
+  'studio.export.cannotMake': '它的模型无法生成 {size}：请更换模型，或让其他镜头使用它的尺寸。',
+  'studio.export.makingAgain': '正在以 {size} 重新生成镜头 {n}。完成后再导出。',
 };

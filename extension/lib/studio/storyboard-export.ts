@@ -2,6 +2,7 @@ import type { JoinOptions, JoinRefusalReason, JoinResult, Mp4Clip } from '@@/sha
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import type { StoryboardRecord } from '@/lib/storage/records/studio-records';
 import { fetchClips, selectClips } from '@/lib/studio/export-clips';
+import { checkSizes, type NamedSize, type OddShot } from '@/lib/studio/export-sizes';
 
 /**
  * A storyboard as one MP4, in the browser: its clips chosen and fetched (export-clips), then joined
@@ -20,6 +21,8 @@ export type ExportOutcome =
   | { ok: true; blob: Blob; duration: number }
   /** Shots (1-based) with no completed take to join. */
   | { ok: false; kind: 'missing'; shots: number[] }
+  /** Takes of different sizes: the storyboard's size and the shots of another one (export-sizes). */
+  | { ok: false; kind: 'sizes'; size: NamedSize; odd: OddShot[] }
   | { ok: false; kind: 'fetch'; shotNumber: number; message: string }
   /** The join refused a clip: its shot (null: none to name), the join's reason and its message (English, for logs). */
   | { ok: false; kind: 'join'; shotNumber: number | null; reason: JoinRefusalReason; message: string };
@@ -37,6 +40,9 @@ export async function exportStoryboard(board: Pick<StoryboardRecord, 'shots'>, t
   const progress = deps.onProgress ?? (() => {});
   const selection = selectClips(board, tasks, deps.now ?? Date.now());
   if (!selection.ok) return { ok: false, kind: 'missing', shots: selection.missing };
+  // Known from the takes' requests: said before anything is downloaded.
+  const sizes = checkSizes(selection.clips);
+  if (!sizes.ok) return { ok: false, kind: 'sizes', size: sizes.size, odd: sizes.odd };
   progress(0);
   const [join, fetched] = await Promise.all([deps.loadJoin(), fetchClips(selection.clips, deps.fetcher, (f) => progress(f / 2), deps.signal)]);
   if (!fetched.ok) return { ok: false, kind: 'fetch', shotNumber: fetched.shotNumber, message: fetched.message };

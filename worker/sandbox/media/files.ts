@@ -1,4 +1,5 @@
 import { PORTRAIT_PNG, RESULT_LAST_FRAME_PNG, RESULT_MP4 } from './embedded';
+import { SIZED_MEDIA } from './embedded-sizes';
 
 const decode = (base64: string): Uint8Array => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
 
@@ -6,6 +7,31 @@ const decode = (base64: string): Uint8Array => Uint8Array.from(atob(base64), (c)
 export const resultVideo = decode(RESULT_MP4);
 export const lastFrameImage = decode(RESULT_LAST_FRAME_PNG);
 export const portraitImage = decode(PORTRAIT_PNG);
+
+/** A video of one size (2 s, built like the fixture) and the PNG of its last frame. */
+export interface SizedMedia {
+  video: Uint8Array;
+  lastFrame: Uint8Array;
+}
+
+const legacy: SizedMedia = { video: resultVideo, lastFrame: lastFrameImage };
+const sized = new Map<string, SizedMedia>();
+
+/**
+ * The media of a size ('<width>x<height>', one of the catalog's output sizes), decoded once per
+ * isolate when first asked; null (a task stored before sizes were kept) or a size without media:
+ * the 320x180 fixture.
+ */
+export function mediaOfSize(size: string | null): SizedMedia {
+  if (size === null || !Object.hasOwn(SIZED_MEDIA, size)) return legacy;
+  let media = sized.get(size);
+  if (!media) {
+    const { mp4, png } = SIZED_MEDIA[size]!;
+    media = { video: decode(mp4), lastFrame: decode(png) };
+    sized.set(size, media);
+  }
+  return media;
+}
 
 /** Longest Range header read (`bytes=<start>-<end>` needs far less); a longer one is ignored. */
 export const RANGE_MAX = 64;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BufferSource, EncodedPacketSink, Input, MP4 } from 'mediabunny';
-import { resultVideo } from './files';
-import { videoOfLength } from './videos';
+import { mediaOfSize, resultVideo } from './files';
+import { MADE_MAX, videoOfLength } from './videos';
 
 /**
  * The sandbox's videos of a given length, made in workerd by shared/media/mp4-join.ts from the
@@ -47,5 +47,19 @@ describe('videoOfLength', () => {
   it('is made once per length in an isolate', async () => {
     expect(await videoOfLength(6)).toBe(await videoOfLength(6));
     expect(await videoOfLength(2)).toBe(resultVideo);
+  });
+
+  it('at a size: that size’s clip, cut and repeated the same way, ending on its own last frame', async () => {
+    const [five, clip] = [await facts(await videoOfLength(5, '864x480')), await facts(mediaOfSize('864x480').video)];
+    expect(five).toMatchObject({ seconds: 5, frames: 15 + 60, keyframes: [0, 1, 3], size: [864, 480], audio: true });
+    expect(clip).toMatchObject({ seconds: 2, frames: 30, keyframes: [0], size: [864, 480] });
+    expect(five.last).toEqual(clip.last);
+  });
+
+  it('keeps at most MADE_MAX videos: the oldest is made again', async () => {
+    const first = await videoOfLength(4, '640x640');
+    expect(await videoOfLength(4, '640x640')).toBe(first);
+    for (let i = 0; i < MADE_MAX; i++) await videoOfLength(6 + (i + 1) / 15, '640x640');
+    expect(await videoOfLength(4, '640x640')).not.toBe(first);
   });
 });

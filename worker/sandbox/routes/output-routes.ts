@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { SandboxEnv } from '../env';
-import { lastFrameImage, resultVideo, serveBytes } from '../media/files';
+import { mediaOfSize, resultVideo, serveBytes } from '../media/files';
 import { videoOfLength } from '../media/videos';
 import type { TaskOutput } from '../state/tasks';
 import { service } from './service-object';
@@ -16,18 +16,21 @@ async function outputOf(c: C, suffix: string, what: string): Promise<TaskOutput 
   return output;
 }
 
-/** `/sandbox/videos/<task id>.mp4`: a video of the task's length (a task stored before lengths were kept: the 2 s fixture). */
+/**
+ * `/sandbox/videos/<task id>.mp4`: a video of the task's length and size (a task stored before
+ * lengths were kept: the 2 s fixture; before sizes were: 320x180).
+ */
 export async function resultVideoRoute(c: C): Promise<Response> {
   const output = await outputOf(c, '.mp4', 'video');
   if (output instanceof Response) return output;
-  const bytes = output.seconds === null ? resultVideo : await videoOfLength(output.seconds);
+  const bytes = output.seconds === null ? resultVideo : await videoOfLength(output.seconds, output.size);
   return serveBytes(c.req.raw, bytes, 'video/mp4');
 }
 
-/** `/sandbox/frames/<task id>.png`: the video's last frame, for a task created with `return_last_frame`. */
+/** `/sandbox/frames/<task id>.png`: the video's last frame, of its size, for a task created with `return_last_frame`. */
 export async function lastFrameRoute(c: C): Promise<Response> {
   const output = await outputOf(c, '.png', 'last frame');
   if (output instanceof Response) return output;
   if (!output.lastFrame) return c.json({ error: 'not_found', message: 'This task was not asked for its last frame.' }, 404);
-  return serveBytes(c.req.raw, lastFrameImage, 'image/png');
+  return serveBytes(c.req.raw, mediaOfSize(output.size).lastFrame, 'image/png');
 }

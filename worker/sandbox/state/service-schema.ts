@@ -26,6 +26,7 @@ CREATE TABLE IF NOT EXISTS tasks (
   created_at INTEGER NOT NULL, refs_done_at INTEGER,
   completion_tokens INTEGER,          -- usage reported once completed; null on tasks older than it
   video_seconds REAL,                 -- length of the video served; null on tasks older than it (the 2 s fixture)
+  video_size TEXT,                    -- '<width>x<height>' of the video served; null on tasks older than it (320x180)
   last_frame INTEGER NOT NULL DEFAULT 0); -- 1 when the create asked return_last_frame
 CREATE TABLE IF NOT EXISTS faults (
   target TEXT PRIMARY KEY, status INTEGER NOT NULL, remaining INTEGER NOT NULL,
@@ -43,6 +44,7 @@ const ADDED_COLUMNS: readonly { table: string; column: string; definition: strin
   { table: 'tasks', column: 'completion_tokens', definition: 'INTEGER' },
   { table: 'tasks', column: 'video_seconds', definition: 'REAL' },
   { table: 'tasks', column: 'last_frame', definition: 'INTEGER NOT NULL DEFAULT 0' },
+  { table: 'tasks', column: 'video_size', definition: 'TEXT' },
 ];
 
 /**

@@ -1,4 +1,4 @@
-import { clip, completionTokens, isKnownModel, modelSpec, videoError, invalidParameter, type Reference, type VideoApiError, type VideoCreateBody, type VideoTask } from '../../../shared';
+import { clip, completionTokens, createOutputSize, isKnownModel, modelSpec, videoError, invalidParameter, type Reference, type VideoApiError, type VideoCreateBody, type VideoTask } from '../../../shared';
 import { ownAsset, readinessOf } from './assets';
 import { upgradeSchema } from './service-schema';
 import { rows, type Ctx } from './state-context';
@@ -20,6 +20,8 @@ export interface TaskRow {
   video_seconds: number | null;
   /** 1 when the create asked `return_last_frame`. */
   last_frame: number;
+  /** '<width>x<height>' of the video served; null on a task stored before the column (320x180). */
+  video_size: string | null;
 }
 
 /** A reference the sandbox still has to fetch before the task can succeed. */
@@ -89,11 +91,13 @@ export function createTask(ctx: Ctx, account: string, body: VideoCreateBody, ref
   // -1, the length the sandbox picks: a reservation counts the longest, the charge what was made).
   const duration = body.duration === -1 ? MODEL_PICK_SECONDS : body.duration;
   const tokens = completionTokens({ model: body.model, resolution: body.resolution, ratio: body.ratio, duration, frames: body.frames });
+  // The video is made at the size asked (the catalog's table), as the service makes it.
+  const size = createOutputSize(body);
   upgradeOnce(ctx.sql);
   ctx.sql.exec(
-    'INSERT INTO tasks (id, account, model, refs, download, created_at, refs_done_at, completion_tokens, video_seconds, last_frame) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO tasks (id, account, model, refs, download, created_at, refs_done_at, completion_tokens, video_seconds, last_frame, video_size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     id, account, body.model, JSON.stringify(pending), pending.length ? 'pending' : 'ok', ctx.now, pending.length ? null : ctx.now, tokens,
-    videoSeconds(body), body.return_last_frame === true ? 1 : 0,
+    videoSeconds(body), body.return_last_frame === true ? 1 : 0, size ? `${size.width}x${size.height}` : null,
   );
   return { ok: true, task: taskView(ctx, ownTask(ctx, account, id)!) };
 }
@@ -126,6 +130,8 @@ export interface TaskOutput {
   /** Null on a task stored before lengths were kept: it serves the 2 s fixture. */
   seconds: number | null;
   lastFrame: boolean;
+  /** '<width>x<height>'; null on a task stored before sizes were kept: it serves the 320x180 fixture. */
+  size: string | null;
 }
 
 export function taskOutput(ctx: Ctx, id: string): TaskOutput | null {
@@ -136,7 +142,7 @@ export function taskOutput(ctx: Ctx, id: string): TaskOutput | null {
   if (task.status !== 'completed') return null;
   // The service's links die 24 hours after completion.
   const expired = ctx.now - task.completed_at! * 1000 > 24 * 3600 * 1000;
-  return { expired, seconds: row.video_seconds, lastFrame: row.last_frame === 1 };
+  return { expired, seconds: row.video_seconds, lastFrame: row.last_frame === 1, size: row.video_size };
 }
 
 /**

@@ -72,4 +72,32 @@ describe('Studio: export', () => {
     click(button('Export MP4'));
     await vi.waitFor(() => expect(text()).toContain('Cannot export yet: this shot has no completed take: 2.'));
   });
+
+  describe('takes of different sizes', () => {
+    const sized = (localId: string, resolution: string, ratio: string) =>
+      task(localId, 'completed', { body: { model: 'm', resolution, ratio } as TaskRecord['body'], keptUrl: `https://proxy.test/media/${localId}`, keptUntil });
+    const three: StoryboardRecord = { ...board, shots: [...board.shots, { id: 's3', form: board.shots[0]!.form, chain: false, takes: ['c'] }] };
+
+    it('names the shot of another size than the storyboard’s (shot 1’s on a tie), downloads nothing, and offers to make it again', async () => {
+      const made: string[] = [];
+      const makeAgain = (shotId: string, size: { resolution: string; ratio: string }) => async () => void made.push(`${shotId} ${size.resolution} ${size.ratio}`);
+      mount(<ExportPanel board={board} tasks={new Map([['a', sized('a', '480p', '16:9')], ['b', sized('b', '720p', '16:9')]])} makeAgain={makeAgain} />);
+      click(button('Export MP4'));
+      await vi.waitFor(() => expect(text()).toContain('they are not all one size. The storyboard is 864×480 (480p 16:9).'));
+      expect(byTestId('export-odd-shots').textContent).toBe('Shot 2 is 1248×704 (720p 16:9). Make again at 864×480 (480p 16:9)');
+      expect(fetched).toEqual([]);
+      click(button('Make again at 864×480 (480p 16:9)'));
+      await vi.waitFor(() => expect(text()).toContain('Making shot 2 again at 864×480 (480p 16:9). Export once it completes.'));
+      expect(made).toEqual(['s2 480p 16:9']);
+    });
+
+    it('takes the size most shots have, and says when a shot’s model cannot make it', async () => {
+      const takes = new Map([['a', sized('a', '1080p', '9:16')], ['b', sized('b', '720p', '1:1')], ['c', sized('c', '720p', '1:1')]]);
+      mount(<ExportPanel board={three} tasks={takes} makeAgain={() => null} />);
+      click(button('Export MP4'));
+      await vi.waitFor(() => expect(text()).toContain('The storyboard is 960×960 (720p 1:1).'));
+      expect(byTestId('export-odd-shots').textContent).toBe('Shot 1 is 1088×1920 (1080p 9:16). Its model cannot make 960×960 (720p 1:1): change its model, or make the other shots at its size.');
+      expect(document.querySelector('[data-testid^="make-again"]')).toBeNull();
+    });
+  });
 });

@@ -8,11 +8,22 @@ import type { TaskRecord } from '@/lib/storage/records/task-record';
 import type { StoryboardRecord } from '@/lib/storage/records/studio-records';
 import { storyboardStore } from '@/lib/storage/storyboard-store';
 import { takesAwaitingCopy, withKeptCopies } from '@/lib/studio/export-clips';
+import type { NamedSize } from '@/lib/studio/export-sizes';
 import { boardTasks } from '@/lib/studio/storyboard-runner';
 import { type ExportOutcome, exportStoryboard, loadJoin } from '@/lib/studio/storyboard-export';
 import '@/lib/i18n/studio.en';
 
-type State = { state: 'idle' } | { state: 'running'; fraction: number } | { state: 'done'; outcome: ExportOutcome } | { state: 'error'; message: string };
+type State =
+  | { state: 'idle' }
+  | { state: 'running'; fraction: number }
+  | { state: 'done'; outcome: ExportOutcome }
+  | { state: 'error'; message: string }
+  | { state: 'remaking'; shotNumber: number; size: NamedSize };
+
+/** Makes a shot again at a size: the action, or null when the shot's model cannot make that size. */
+export type MakeAgain = (shotId: string, size: NamedSize) => (() => Promise<void>) | null;
+
+const sizeText = (size: NamedSize) => t('studio.export.size', { ...size });
 
 /** The file name of a storyboard's export: its name, kept to safe characters. */
 const fileName = (name: string) => `${name.replace(/[^\p{L}\p{N} _-]+/gu, '').trim() || 'storyboard'}.mp4`;
@@ -55,7 +66,7 @@ async function storedBoard(board: StoryboardRecord, tasks: ReadonlyMap<string, T
 }
 
 /** Words for what went wrong, naming the shot. */
-function failure(outcome: Extract<ExportOutcome, { ok: false }>): string {
+function failure(outcome: Exclude<Extract<ExportOutcome, { ok: false }>, { kind: 'sizes' }>): string {
   switch (outcome.kind) {
     case 'missing':
       return t('studio.export.missing', { count: outcome.shots.length, shots: outcome.shots.join(', ') });
@@ -69,8 +80,42 @@ function failure(outcome: Extract<ExportOutcome, { ok: false }>): string {
   }
 }
 
+/** Takes of different sizes: the storyboard's size, each odd shot with its own, and a way to make it again at the storyboard's. */
+function SizesProblem({ outcome, makeAgain, onRemake }: { outcome: Extract<ExportOutcome, { kind: 'sizes' }>; makeAgain: MakeAgain; onRemake: (shotNumber: number, size: NamedSize) => void }) {
+  const size = sizeText(outcome.size);
+  return (
+    <Banner tone="error">
+      <p>{t('studio.export.sizes', { size })}</p>
+      <ul data-testid="export-odd-shots">
+        {outcome.odd.map((shot) => {
+          const action = makeAgain(shot.shotId, outcome.size);
+          return (
+            <li key={shot.shotId}>
+              {t('studio.export.oddShot', { n: shot.shotNumber, size: sizeText(shot.size) })}{' '}
+              {action ? (
+                <button type="button" data-testid={`make-again-${shot.shotNumber}`} onClick={() => void action().then(() => onRemake(shot.shotNumber, outcome.size))}>
+                  {t('studio.export.makeAgain', { size })}
+                </button>
+              ) : (
+                t('studio.export.cannotMake', { size })
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </Banner>
+  );
+}
+
+interface ExportPanelProps {
+  board: StoryboardRecord;
+  tasks: ReadonlyMap<string, TaskRecord>;
+  /** The storyboard's "Make again" for a shot of another size (none: no button). */
+  makeAgain?: MakeAgain;
+}
+
 /** Export: the storyboard's chosen takes (else each shot's latest completed take) as one MP4, with its progress. */
-export function ExportPanel({ board, tasks }: { board: StoryboardRecord; tasks: ReadonlyMap<string, TaskRecord> }) {
+export function ExportPanel({ board, tasks, makeAgain = () => null }: ExportPanelProps) {
   const [state, setState] = useState<State>({ state: 'idle' });
   async function run() {
     setState({ state: 'running', fraction: 0 });
@@ -95,9 +140,12 @@ export function ExportPanel({ board, tasks }: { board: StoryboardRecord; tasks: 
       {state.state === 'done' &&
         (state.outcome.ok ? (
           <Banner tone="success">{t('studio.export.done', { duration: Math.round(state.outcome.duration * 10) / 10 })}</Banner>
+        ) : state.outcome.kind === 'sizes' ? (
+          <SizesProblem outcome={state.outcome} makeAgain={makeAgain} onRemake={(shotNumber, size) => setState({ state: 'remaking', shotNumber, size })} />
         ) : (
           <Banner tone="error">{failure(state.outcome)}</Banner>
         ))}
+      {state.state === 'remaking' && <Banner tone="info">{t('studio.export.makingAgain', { n: state.shotNumber, size: sizeText(state.size) })}</Banner>}
       {state.state === 'error' && <Banner tone="error">{state.message}</Banner>}
     </section>
   );

@@ -3,7 +3,7 @@ import { Banner } from '@/components/Banner';
 import { Field } from '@/components/Field';
 import type { Handoff } from '@/entrypoints/studio/handoff';
 import { Dropped } from '@/entrypoints/studio/parts/FormFields';
-import { ExportPanel } from '@/entrypoints/studio/storyboard/ExportPanel';
+import { ExportPanel, type MakeAgain } from '@/entrypoints/studio/storyboard/ExportPanel';
 import { ShotEditor } from '@/entrypoints/studio/storyboard/ShotEditor';
 import { type ShotAction, ShotList } from '@/entrypoints/studio/storyboard/ShotList';
 import { useStudioModels } from '@/entrypoints/studio/use-studio-models';
@@ -14,6 +14,7 @@ import { assetStore } from '@/lib/storage/asset-store';
 import type { RunMode, StoryboardRecord } from '@/lib/storage/records/studio-records';
 import { announceChange } from '@/lib/storage/store-changes';
 import { storyboardStore } from '@/lib/storage/storyboard-store';
+import { formAtSize } from '@/lib/studio/export-sizes';
 import { runPending } from '@/lib/studio/run-plan';
 import { addShot, applyEdit, deleteShot, duplicateShot, moveShot, newShot, newStoryboard, updateShot } from '@/lib/studio/storyboard-edit';
 import { boardTasks, startRun, stopRun } from '@/lib/studio/storyboard-runner';
@@ -93,6 +94,17 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
     if (action === 'retry' && board) return startRun(board.id, board.runMode ?? 'all', [shotId]);
   }
   const run = (mode: RunMode) => board && void startRun(board.id, mode);
+  // The export's "Make again at <size>": the shot at the storyboard's size, no longer choosing the
+  // take of the other size, then a new take as Retry makes one.
+  const makeAgain: MakeAgain = (shotId, size) => {
+    const shot = board?.shots.find((s) => s.id === shotId);
+    const form = shot && formAtSize(shot.form, size, specOf(shot.form.model));
+    if (!board || !form) return null;
+    return async () => {
+      await edit(updateShot(shotId, ({ chosen: _chosen, ...rest }) => ({ ...rest, form })));
+      await startRun(board.id, board.runMode ?? 'all', [shotId]);
+    };
+  };
   const index = board ? board.shots.findIndex((s) => s.id === (selected ?? board.shots[0]?.id)) : -1;
 
   return (
@@ -187,7 +199,7 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
               />
             )}
           </div>
-          <ExportPanel board={board} tasks={tasks} />
+          <ExportPanel board={board} tasks={tasks} makeAgain={makeAgain} />
         </>
       )}
     </div>
