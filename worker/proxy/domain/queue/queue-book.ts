@@ -21,14 +21,16 @@ CREATE TABLE IF NOT EXISTS queue_items (
   created_at INTEGER NOT NULL,
   ended_at INTEGER,
   task_id TEXT,
-  error TEXT);                   -- the service's {code, message} (JSON) when failed
+  error TEXT                     -- the service's {code, message} (JSON) when failed
+);
 CREATE INDEX IF NOT EXISTS queue_items_status ON queue_items (status, seq);
 CREATE INDEX IF NOT EXISTS queue_items_member ON queue_items (member, seq);
 CREATE TABLE IF NOT EXISTS queue_state (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   cap INTEGER NOT NULL,          -- UPSTREAM_MAX_RUNNING as the Worker last passed it
   backoff_until INTEGER NOT NULL,
-  attempts INTEGER NOT NULL);    -- busy answers in a row
+  attempts INTEGER NOT NULL      -- busy answers in a row
+);
 `;
 
 /** Bounds: the team's queue, one member's share of it, one queued body (a stored row holds 2 MB at most). */
