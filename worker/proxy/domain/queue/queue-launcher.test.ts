@@ -29,7 +29,16 @@ interface World {
   clock: number;
   /** The next launch is made, but its answer never reaches the queue (it stopped). */
   loseAnswer?: boolean;
+  /** Items the launcher looked at (one `lastLaunches` per item); bounded by STEPS_MAX. */
+  steps: number;
 }
+
+/**
+ * More items looked at than any test here needs: a pass that loops (an item that never leaves the
+ * queue nor stops the pass) fails with this rather than spinning forever on the fakes' microtasks,
+ * where no timer, the test's timeout included, would ever fire.
+ */
+const STEPS_MAX = 500;
 
 /** Runs `fn` with a fresh queue's storage and a launcher over fakes. */
 async function withQueue(fn: (sql: SqlStorage, world: World, launcher: () => QueueLauncher) => Promise<void>): Promise<void> {
@@ -37,7 +46,7 @@ async function withQueue(fn: (sql: SqlStorage, world: World, launcher: () => Que
   await runInDurableObject(stub, async (_instance, state) => {
     const sql = state.storage.sql;
     openQueue(sql);
-    const world: World = { cap: 1, running: 0, launches: {}, sent: [], answer: (o) => ({ kind: 'launched', taskId: `task-${o.id}` }), clock: 1_000 };
+    const world: World = { cap: 1, running: 0, launches: {}, sent: [], answer: (o) => ({ kind: 'launched', taskId: `task-${o.id}` }), clock: 1_000, steps: 0 };
     const byItem = new Map<string, LaunchResult>();
     const launcher = () =>
       new QueueLauncher({
@@ -49,7 +58,10 @@ async function withQueue(fn: (sql: SqlStorage, world: World, launcher: () => Que
           claimSlot: async () => (world.running < world.cap ? (world.running++, 'ok') : 'busy'),
           holdSlot: async () => void world.running--,
           release: async () => undefined,
-          lastLaunches: async (members) => Object.fromEntries(members.filter((m) => m in world.launches).map((m) => [m, world.launches[m]!])),
+          lastLaunches: async (members) => {
+            if (++world.steps > STEPS_MAX) throw new Error(`the launcher looked at ${STEPS_MAX} items without stopping: a pass loops (sent: ${world.sent.length})`);
+            return Object.fromEntries(members.filter((m) => m in world.launches).map((m) => [m, world.launches[m]!]));
+          },
         }),
         member: (memberId) => ({
           launchQueued: async (order) => {
