@@ -291,7 +291,7 @@ export class MemberState extends DurableObject<ProxyEnv> {
 
   /** The queue launches a queued create of this member's (domain/queue/queued-launch.ts); a revoked member's fails. */
   async launchQueued(order: LaunchOrder): Promise<LaunchResult> {
-    if (this.#active()) return launchQueued(this.#profileRow()!.context, order);
+    if (this.#active()) return launchQueued(this.#profileRow()!.context, order, (item) => this.#webhooks.emit('task.failed', item, { source: `queue:${item.id}`, handTo: ['team'] }));
     await ledgerPort(this.env).release(order.reservation.id);
     return { kind: 'failed', error: { code: 'member_revoked', message: 'The member was revoked before this create launched; nothing was created.' } };
   }

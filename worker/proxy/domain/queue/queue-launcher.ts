@@ -66,7 +66,7 @@ export class QueueLauncher {
     }
     let result: LaunchResult;
     try {
-      result = await this.host.member(item.member).launchQueued({ id: item.id, model: item.model, body: item.body, reservation });
+      result = await this.host.member(item.member).launchQueued({ id: item.id, createdAt: item.created_at, model: item.model, body: item.body, reservation });
     } catch {
       result = { kind: 'pending' };
     }

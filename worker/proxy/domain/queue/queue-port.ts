@@ -19,6 +19,8 @@ export interface SlotPort {
 /** A queued create, as its member's object launches it. */
 export interface LaunchOrder {
   id: string;
+  /** When the item was queued (ms): part of what a `task.failed` event of a refused launch says. */
+  createdAt: number;
   model: string;
   body: string;
   reservation: Reservation;

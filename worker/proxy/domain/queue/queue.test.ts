@@ -1,25 +1,10 @@
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import app from '../../index';
-import { call, proxyEnv, recordSeen, type Member } from '../../testing/proxy-test-client';
+import { call } from '../../testing/proxy-test-client';
 import { finishTasks, priceModel, resetPrices, usage } from '../../testing/gateway-test-steps';
-import { member, MODEL, upstream } from '../../testing/proxy-test-steps';
+import { member, upstream } from '../../testing/proxy-test-steps';
+import { createAt } from '../../testing/queue-test-steps';
 
 /** The queue over HTTP (docs/queue.md), with UPSTREAM_MAX_RUNNING at 1 for the Worker's calls. */
-
-async function createAt(cap: string, m: Member, headers: Record<string, string> = {}) {
-  const ctx = createExecutionContext();
-  const request = new Request('https://proxy.test/v1/video/generations', {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${m.token}`, 'Content-Type': 'application/json', ...headers },
-    body: JSON.stringify({ model: MODEL, prompt: 'queued kite', duration: 5 }),
-  });
-  const response = await app.fetch(request, { ...proxyEnv, UPSTREAM_MAX_RUNNING: cap }, ctx);
-  await waitOnExecutionContext(ctx);
-  const text = await response.text();
-  recordSeen(`${response.status} ${JSON.stringify([...response.headers])} ${text}`);
-  return { status: response.status, headers: response.headers, body: JSON.parse(text) };
-}
 
 describe('at the cap', () => {
   it('without Prefer: 429 upstream_busy with Retry-After and no call to the service; with it: 202 queued, reservation held; cancel releases it', async () => {

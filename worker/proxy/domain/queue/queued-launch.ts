@@ -1,3 +1,4 @@
+import type { QueueItem } from '../../../../shared';
 import type { MemberContext } from '../members/member-context';
 import { own } from '../members/owned';
 import { videoCall, type Upstream } from '../../infra/upstream/fetch';
@@ -16,6 +17,10 @@ import type { LaunchOrder, LaunchResult } from './queue-port';
  * answers `pending`, and one left `sending` by a restart (cut off during the call: whether the
  * service made the task is unknown) is never sent again: it ends failed, its reservation released
  * and audited as the proxy's other cut-off creates are (docs/budgets.md).
+ *
+ * A launch that ends failed raises `task.failed` (`failed`, called in the step that records it), its
+ * data the item as `GET /proxy/queue/:id` answers it: a direct create hears its refusal in the
+ * answer, a queued one only this way (docs/webhooks.md).
  */
 
 const SCHEMA = `CREATE TABLE IF NOT EXISTS queue_launches (
@@ -29,7 +34,10 @@ const UNKNOWN = {
   message: 'The proxy stopped while the video service was answering this create: whether it made a task is unknown, so it is not sent again. Its reservation was released; create again if no task appeared.',
 };
 
-export async function launchQueued(m: MemberContext, order: LaunchOrder): Promise<LaunchResult> {
+/** Told once of a launch that ended failed, with the item as its member reads it. */
+export type LaunchFailed = (item: QueueItem) => void;
+
+export async function launchQueued(m: MemberContext, order: LaunchOrder, failed: LaunchFailed = () => undefined): Promise<LaunchResult> {
   m.sql.exec(SCHEMA);
   const mine = sending.get(m.sql) ?? new Set<string>();
   sending.set(m.sql, mine);
@@ -39,7 +47,7 @@ export async function launchQueued(m: MemberContext, order: LaunchOrder): Promis
   if (row?.state === 'sending') {
     if (mine.has(order.id)) return { kind: 'pending' };
     await m.ledger().unknownCreate(order.reservation.id, { model: order.model, startedAt: row.at, keyed: false });
-    return ended(m, order.id, { kind: 'failed', error: UNKNOWN });
+    return ended(m, order, { kind: 'failed', error: UNKNOWN }, failed);
   }
   const started = Date.now();
   m.sql.exec("INSERT INTO queue_launches (item, state, at) VALUES (?, 'sending', ?)", order.id, started);
@@ -63,20 +71,23 @@ export async function launchQueued(m: MemberContext, order: LaunchOrder): Promis
     own(m.sql, 'task', body.id);
     m.tracker.record(body, up.body, order.reservation, started);
     keepRequest(m.sql, body.id, JSON.parse(order.body));
-    const result = ended(m, order.id, { kind: 'launched', taskId: body.id });
+    const result = ended(m, order, { kind: 'launched', taskId: body.id }, failed);
     await m.ledger().bind(order.reservation.id, body.id, body.status).catch(() => undefined);
     return result;
   }
   // Refused by the service: its error as it said it; the reservation goes back.
   const error = { code: String(body?.error?.code ?? `http_${up.status}`).slice(0, 200), message: String(body?.error?.message ?? `The video service answered HTTP ${up.status}.`).slice(0, 2000) };
   await m.ledger().release(order.reservation.id);
-  return ended(m, order.id, { kind: 'failed', error });
+  return ended(m, order, { kind: 'failed', error }, failed);
 }
 
-function ended(m: MemberContext, item: string, result: LaunchResult & { kind: 'launched' | 'failed' }): LaunchResult {
+function ended(m: MemberContext, order: LaunchOrder, result: LaunchResult & { kind: 'launched' | 'failed' }, failed: LaunchFailed): LaunchResult {
   m.sql.exec(
     'UPDATE queue_launches SET state = ?, task_id = ?, error = ? WHERE item = ?',
-    result.kind, result.kind === 'launched' ? result.taskId : null, result.kind === 'failed' ? JSON.stringify(result.error) : null, item,
+    result.kind, result.kind === 'launched' ? result.taskId : null, result.kind === 'failed' ? JSON.stringify(result.error) : null, order.id,
   );
+  if (result.kind === 'failed') {
+    failed({ id: order.id, status: 'failed', position: null, model: order.model, createdAt: Math.floor(order.createdAt / 1000), taskId: null, error: result.error });
+  }
   return result;
 }
