@@ -1,9 +1,9 @@
 import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
-import { ledgerObject } from '../../objects/handles';
+import { describe, expect, it, vi } from 'vitest';
+import { ledgerObject, memberObject } from '../../objects/handles';
 import { call, proxyEnv, sandbox, type Member } from '../../testing/proxy-test-client';
 import { finishTasks, priceModel, resetPrices, setBudget, usage } from '../../testing/gateway-test-steps';
-import { advanceSandbox, count, member, runTracking, upstream } from '../../testing/proxy-test-steps';
+import { advanceSandbox, count, member, MODEL, runTracking, upstream } from '../../testing/proxy-test-steps';
 import { freezeSandbox, PREFER, createAt, queueItem, queueState, runQueue, sandboxLimit, until } from '../../testing/queue-test-steps';
 import { inbox, runMemberWebhooks } from '../../testing/webhook-test-steps';
 
@@ -251,6 +251,47 @@ describe('a restart', () => {
       await finishTasks(c);
       expect((await usage(c)).spent).toBe(5);
     } finally {
+      await resetPrices();
+    }
+  });
+});
+
+describe('the launch call', () => {
+  it('abandoned at its deadline: failed create_outcome_unknown, the reservation released, never sent again; one that never reached the service may go again', async () => {
+    await priceModel(1);
+    const original = globalThis.fetch;
+    let sent = 0;
+    let failure = new Error('unset');
+    // The service's create only: every other call of the objects goes out as usual.
+    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.endsWith('/v1/video/generations') && init?.method === 'POST') {
+        sent += 1;
+        throw failure;
+      }
+      return original(input, init);
+    });
+    try {
+      const b = await member('qd-b');
+      const reservation = await ledgerObject(proxyEnv).reserve(b.id, { model: MODEL, duration: 5 });
+      if (!reservation.ok) throw new Error('not reserved');
+      const order = { id: `abq_${'1'.repeat(24)}`, createdAt: Date.now(), model: MODEL, body: JSON.stringify({ model: MODEL, prompt: 'late kite', duration: 5 }), reservation };
+      const launch = () => memberObject(proxyEnv, b.id).launchQueued(order);
+
+      failure = new TypeError('Network connection lost.');
+      expect(await launch()).toEqual({ kind: 'busy', retryAfter: null });
+      expect((await usage(b)).reserved).toBe(5);
+
+      failure = Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' });
+      const timedOut = await launch();
+      expect(timedOut).toMatchObject({ kind: 'failed', error: { code: 'create_outcome_unknown' } });
+      expect(sent).toBe(2);
+      expect((await usage(b)).reserved).toBe(0);
+      // Asked again (a restarted queue): the same answer, nothing sent.
+      expect(await launch()).toEqual(timedOut);
+      expect(sent).toBe(2);
+    } finally {
+      spy.mockRestore();
       await resetPrices();
     }
   });

@@ -1,7 +1,7 @@
 import type { QueueItem } from '../../../../shared';
 import type { MemberContext } from '../members/member-context';
 import { own } from '../members/owned';
-import { videoCall, type Upstream } from '../../infra/upstream/fetch';
+import { isTimeout, videoCall, type Upstream } from '../../infra/upstream/fetch';
 import { keepRequest } from '../sharing/task-request';
 import { relayVideo } from '../video/video-relay';
 import { retryAfterSeconds } from './backoff';
@@ -16,7 +16,8 @@ import type { LaunchOrder, LaunchResult } from './queue-port';
  * asked again, a launched or failed item answers the same, one still sending in this instance
  * answers `pending`, and one left `sending` by a restart (cut off during the call: whether the
  * service made the task is unknown) is never sent again: it ends failed, its reservation released
- * and audited as the proxy's other cut-off creates are (docs/budgets.md).
+ * and audited as the proxy's other cut-off creates are (docs/budgets.md); so does one the service
+ * did not answer before the call's deadline. One that could not reach the service is queued again.
  *
  * A launch that ends failed raises `task.failed` (`failed`, called in the step that records it), its
  * data the item as `GET /proxy/queue/:id` answers it: a direct create hears its refusal in the
@@ -32,6 +33,11 @@ const sending = new WeakMap<SqlStorage, Set<string>>();
 const UNKNOWN = {
   code: 'create_outcome_unknown',
   message: 'The proxy stopped while the video service was answering this create: whether it made a task is unknown, so it is not sent again. Its reservation was released; create again if no task appeared.',
+};
+
+const TIMED_OUT = {
+  code: 'create_outcome_unknown',
+  message: 'The video service did not answer this create in time: whether it made a task is unknown, so it is not sent again. Its reservation was released; create again if no task appeared.',
 };
 
 /** Told once of a launch that ended failed, with the item as its member reads it. */
@@ -55,7 +61,12 @@ export async function launchQueued(m: MemberContext, order: LaunchOrder, failed:
   let up: Upstream;
   try {
     up = await videoCall(m.env, 'POST', '/v1/video/generations', order.body);
-  } catch {
+  } catch (error) {
+    // Abandoned at the deadline: the service may have made the task, so it is never sent again.
+    if (isTimeout(error)) {
+      await m.ledger().unknownCreate(order.reservation.id, { model: order.model, startedAt: started, keyed: false });
+      return ended(m, order, { kind: 'failed', error: TIMED_OUT }, failed);
+    }
     // Not reached: nothing was created; the queue tries again after its backoff.
     m.sql.exec('DELETE FROM queue_launches WHERE item = ?', order.id);
     return { kind: 'busy', retryAfter: null };
