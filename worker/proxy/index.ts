@@ -24,6 +24,7 @@ export { MemberState } from './objects/member-state';
 export { MemberDirectory } from './objects/member-directory';
 export { TeamLedger } from './objects/team-ledger';
 export { TeamLibrary } from './objects/team-library';
+export { TeamQueue } from './objects/team-queue';
 
 const app = new Hono<{ Bindings: ProxyEnv }>();
 

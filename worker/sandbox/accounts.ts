@@ -25,6 +25,7 @@ const accountsSchema = v.pipe(v.array(accountSchema), v.minLength(1, 'at least o
 export interface AccountBook {
   byAccessKey(id: string): Account | undefined;
   byApiKey(key: string): Account | undefined;
+  byName(name: string): Account | undefined;
 }
 
 const cache = new Map<string, AccountBook>();
@@ -37,7 +38,8 @@ export function accountBook(raw: string | undefined): AccountBook {
     const list = raw ? parseAccounts(raw) : DEFAULT_ACCOUNTS;
     const byAccess = new Map(list.map((a) => [a.accessKeyId, a]));
     const byApi = new Map(list.map((a) => [a.apiKey, a]));
-    book = { byAccessKey: (id) => byAccess.get(id), byApiKey: (k) => byApi.get(k) };
+    const byName = new Map(list.map((a) => [a.name, a]));
+    book = { byAccessKey: (id) => byAccess.get(id), byApiKey: (k) => byApi.get(k), byName: (n) => byName.get(n) };
     cache.set(key, book);
   }
   return book;

@@ -5,7 +5,7 @@ import { accountBook } from './accounts';
 import type { SandboxEnv } from './env';
 import { portraitImage, serveBytes } from './media/files';
 import { errorResponse, limitBodies } from './routes/body';
-import { advanceClock, resetStats, setFault, stats } from './routes/test-helper-routes';
+import { advanceClock, resetStats, setFault, setLimits, stats } from './routes/test-helper-routes';
 import { libraryRoute } from './routes/library-route';
 import { lastFrameRoute, resultVideoRoute } from './routes/output-routes';
 import { completePortrait, h5Page } from './routes/portrait-routes';
@@ -29,6 +29,7 @@ app.get('/h5/portrait/:h5', h5Page);
 app.post('/sandbox/portrait/complete', completePortrait);
 app.post('/sandbox/faults', setFault);
 app.post('/sandbox/clock', advanceClock);
+app.post('/sandbox/limits', setLimits);
 app.get('/sandbox/stats', stats);
 app.delete('/sandbox/stats', resetStats);
 
@@ -41,7 +42,7 @@ app.get('/', (c) => {
   return c.json({
     service: 'Arkbridge sandbox',
     interfaces: { library: 'POST /api/v3?Action=<operation>&Version=2024-01-01', video: ['GET /v1/models', 'POST /v1/video/generations', 'GET /v1/video/generations/{id}'] },
-    helpers: ['POST /sandbox/faults', 'POST /sandbox/clock', 'GET /sandbox/stats', 'POST /sandbox/portrait/complete'],
+    helpers: ['POST /sandbox/faults', 'POST /sandbox/clock', 'POST /sandbox/limits', 'GET /sandbox/stats', 'POST /sandbox/portrait/complete'],
   });
 });
 

@@ -5,6 +5,7 @@ import { t } from '@/lib/i18n/translate';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
 import { onChange } from '@/lib/storage/store-changes';
+import { OPEN_TASK_STATUSES } from '@/lib/storage/records/task-record';
 import { storyboardStore } from '@/lib/storage/storyboard-store';
 import { taskStore } from '@/lib/storage/task-store';
 import { runPending } from '@/lib/studio/run-plan';
@@ -15,8 +16,7 @@ import '@/lib/i18n/studio.en';
 /** How often open tasks are checked while the studio is open (the popup's Tasks view does the same). */
 export const FOLLOW_MS = 3_000;
 
-const OPEN = ['submitting', 'queued', 'in_progress', 'unknown'] as const;
-const hasOpenTasks = async () => (await Promise.all(OPEN.map((s) => taskStore.countWithStatus(s)))).some((n) => n > 0);
+const hasOpenTasks = async () => (await Promise.all(OPEN_TASK_STATUSES.map((s) => taskStore.countWithStatus(s)))).some((n) => n > 0);
 
 /**
  * While the studio is open: follows its open tasks (and everyone's, as the popup does), and steps

@@ -9,6 +9,8 @@ import { addToLibrary } from '@/lib/saving/add-to-library';
 import { closeDb, db } from '@/lib/storage/database';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { getConnection } from '@/lib/storage/stored-connection';
+import { submitTask } from '@/lib/tasks/task-submit';
+import { VideoFakeProxy } from '@/lib/tasks/testing/fake-video';
 import { FakeProxy } from '@/lib/testing/fake-proxy';
 import { backgroundTestbed, type BrowserMocks, connect, putGroup, shown } from '@/lib/testing/test-setup';
 
@@ -241,6 +243,30 @@ describe('syncSoon', () => {
     expect(await alarmDelay()).toBeNull();
     await syncSoon();
     expect(mocks.notify).toHaveBeenCalledTimes(2);
+  });
+
+  it('follows a create waiting for the service on its alarm until it launches, then as the ordinary task to its end', async () => {
+    const video = new VideoFakeProxy();
+    vi.stubGlobal('fetch', video.fetch);
+    video.maxRunning = 1;
+    const client = new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, video.fetch);
+    const body = { model: 'doubao-seedance-2-0-260128', content: [{ type: 'text' as const, text: 'x' }] };
+    const running = (await submitTask(client, body)).record;
+    await submitTask(client, body, Date.now, { localId: 'w1' });
+    expect((await (await db()).get('tasks', 'w1'))!.status).toBe('waiting');
+
+    await syncSoon();
+    expect(await alarmDelay()).not.toBeNull();
+    expect(await badge()).toBe('2');
+    expect(video.calls.filter((c) => c.path.startsWith('/proxy/queue'))).toHaveLength(1);
+
+    video.setTask(running.taskId!, { status: 'completed', progress: 100 });
+    const taskId = video.launchQueued();
+    video.setTask(taskId, { status: 'completed', progress: 100 });
+    await alarmFires();
+    expect(await (await db()).get('tasks', 'w1')).toMatchObject({ status: 'completed', taskId });
+    expect(shown(mocks.notify).map(([id]) => id).sort()).toEqual([`task-${running.localId}`, 'task-w1'].sort());
+    expect(await alarmDelay()).toBeNull();
   });
 
   it('checks a QR code left by a closed popup every few seconds until the person finished, then stops', async () => {

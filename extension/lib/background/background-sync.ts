@@ -12,7 +12,7 @@ import { drainQueue } from '@/lib/queue/queue-drain';
 import { assetStore } from '@/lib/storage/asset-store';
 import { groupStore } from '@/lib/storage/group-store';
 import type { AssetRecord } from '@/lib/storage/records/asset-record';
-import type { TaskRecord } from '@/lib/storage/records/task-record';
+import { OPEN_TASK_STATUSES, type TaskRecord } from '@/lib/storage/records/task-record';
 import { settingsStore } from '@/lib/storage/settings-store';
 import { announceChange } from '@/lib/storage/store-changes';
 import { taskStore } from '@/lib/storage/task-store';
@@ -72,7 +72,7 @@ async function pending(): Promise<{ queued: number; polled: number }> {
   const [queued, processing, tasks] = await Promise.all([
     assetStore.countWithStatus('Queued'),
     assetStore.countWithStatus('Processing'),
-    Promise.all((['submitting', 'queued', 'in_progress', 'unknown'] as const).map((s) => taskStore.countWithStatus(s))),
+    Promise.all(OPEN_TASK_STATUSES.map((s) => taskStore.countWithStatus(s))),
   ]);
   return { queued, polled: processing + tasks.reduce((a, b) => a + b, 0) };
 }

@@ -1,6 +1,6 @@
-import { isFinished } from '@@/shared';
 import { ApiError, isGone } from '@/lib/proxy/api-failure';
 import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { pollQueuedCreates } from '@/lib/poll/queued-creates';
 import { annotated, annotationChanges, annotationOf, type ProxiedVideoTask } from '@/lib/proxy/task-annotation';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { taskStore } from '@/lib/storage/task-store';
@@ -33,14 +33,16 @@ const lastFrameOf = (task: object): { lastFrameUrl?: string } => {
 };
 
 /**
- * Queries each unfinished video task by id and stores what changed; then reads again the completed
+ * Reads the proxy's queue for the creates waiting for the service first (one that launched is then
+ * followed in the same pass), queries each unfinished video task by id and stores what changed; then reads again the completed
  * tasks whose kept copy is due (keptCopyDue), so that its address stays fresh and a copy being made
  * shows up once kept.
  */
 export async function pollTasks(client: ProxyClient): Promise<{ changed: TaskRecord[]; pending: number }> {
   const now = Date.now();
+  const fromQueue = await pollQueuedCreates(client);
   const open = (await Promise.all(ACTIVE.map((s) => taskStore.withStatus(s)))).flat().filter((t) => t.taskId);
-  const changed: TaskRecord[] = [];
+  const changed: TaskRecord[] = [...fromQueue];
   for (const record of open) {
     let task;
     try {
@@ -68,10 +70,13 @@ export async function pollTasks(client: ProxyClient): Promise<{ changed: TaskRec
       now,
     );
     await taskStore.put(next);
-    changed.push(next);
+    // A record just launched from the queue is listed once, as it now stands.
+    const listed = changed.findIndex((c) => c.localId === next.localId);
+    if (listed >= 0) changed[listed] = next;
+    else changed.push(next);
   }
   changed.push(...(await refreshKeptCopies(client, now)));
-  return { changed, pending: open.filter((t) => !changed.some((c) => c.localId === t.localId && c.status !== 'submitting' && isFinished(c.status))).length };
+  return { changed, pending: open.filter((t) => !changed.some((c) => c.localId === t.localId && (c.status === 'completed' || c.status === 'failed'))).length };
 }
 
 /** Reads each completed task whose kept copy is due, once; answers the records that changed. */

@@ -73,6 +73,21 @@ describe('ProxyClient', () => {
     expect(await failureOf(client.library('ListAssets', {}))).toMatchObject({ kind: 'unauthorized' });
   });
 
+  it('a video create asks to be queued (Prefer: respond-async) and reads a 202 with the shared schema: a malformed one is not the proxy', async () => {
+    const sent: Headers[] = [];
+    let answer: unknown = { id: 'abq_abcdefghijklmnopqrstuvwx', object: 'queued_create', status: 'queued', position: 3 };
+    const client = new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, async (_url, init) => {
+      sent.push(new Headers(init?.headers));
+      return new Response(JSON.stringify(answer), { status: 202, headers: { 'Content-Type': 'application/json' } });
+    });
+    const body = { model: 'm', content: [{ type: 'text' as const, text: 'x' }] };
+    expect(await client.createVideo(body, 'key-1')).toEqual(answer);
+    expect(sent[0]!.get('Prefer')).toBe('respond-async');
+    expect(sent[0]!.get('Idempotency-Key')).toBe('key-1');
+    answer = { id: '../admin', object: 'queued_create', status: 'queued', position: 0 };
+    await expect(client.createVideo(body, 'key-2')).rejects.toMatchObject({ failure: { kind: 'service', code: 'unexpected_answer' } });
+  });
+
   it('treats a 200 page that is not JSON (a captive portal) as a failure to retry', async () => {
     const client = new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, async () => new Response('<html>Sign in to the Wi-Fi</html>', { status: 200 }));
     const failure = await failureOf(client.library('ListAssets', {}));

@@ -1,4 +1,5 @@
-import type { Action, LibraryRequestInput, LibraryResult, ModelList, ModelSpec, UsageView, VideoCreateBody } from '@@/shared';
+import * as v from 'valibot';
+import { type Action, type LibraryRequestInput, type LibraryResult, type ModelList, type ModelSpec, PREFER_RESPOND_ASYNC, type QueuedCreate, queuedCreateSchema, type UsageView, type VideoCreateBody } from '@@/shared';
 import { textUpTo } from '@/lib/proxy/bounded-text';
 import { ApiError, failureFrom } from '@/lib/proxy/api-failure';
 import type { ProxiedVideoTask } from '@/lib/proxy/task-annotation';
@@ -13,6 +14,8 @@ export const ANSWER_MAX_BYTES = 8 * 1024 * 1024;
 
 export interface CallOptions {
   idempotencyKey?: string;
+  /** The `Prefer` request header (RFC 7240). */
+  prefer?: string;
   signal?: AbortSignal;
 }
 
@@ -40,6 +43,7 @@ export class ProxyClient {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.connection.token}` };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
+    if (options.prefer) headers.Prefer = options.prefer;
     let response: Response;
     try {
       response = await this.fetchImpl(`${this.connection.proxyUrl}${path}`, {
@@ -83,11 +87,24 @@ export class ProxyClient {
     return envelope.Result;
   }
 
-  createVideo = (body: VideoCreateBody, idempotencyKey: string) => this.#task('POST', '/v1/video/generations', body, { idempotencyKey });
-  getVideo = (id: string) => this.#task('GET', `/v1/video/generations/${encodeURIComponent(id)}`);
+  /**
+   * Creates a video task. Always asks to be queued rather than refused when the service is busy
+   * (`Prefer: respond-async`): then the proxy answers a queued create (202, `object: queued_create`)
+   * instead of the task; a proxy without a queue ignores the header and answers as before.
+   */
+  async createVideo(body: VideoCreateBody, idempotencyKey: string): Promise<ProxiedVideoTask | QueuedCreate> {
+    const answer = await this.#request<unknown>('POST', '/v1/video/generations', body, { idempotencyKey, prefer: PREFER_RESPOND_ASYNC });
+    if (isQueuedAnswer(answer)) {
+      const read = v.safeParse(queuedCreateSchema, answer);
+      if (!read.success) throw this.#notTheProxy();
+      return read.output;
+    }
+    return this.#taskOf(answer);
+  }
+  getVideo = async (id: string) => this.#taskOf(await this.#request<unknown>('GET', `/v1/video/generations/${encodeURIComponent(id)}`));
 
-  async #task(method: 'GET' | 'POST', path: string, body?: unknown, options?: CallOptions): Promise<ProxiedVideoTask> {
-    const task = await this.#request<ProxiedVideoTask | null>(method, path, body, options);
+  #taskOf(answer: unknown): ProxiedVideoTask {
+    const task = answer as ProxiedVideoTask | null;
     if (!task || typeof task.status !== 'string') throw this.#notTheProxy();
     return task;
   }
@@ -120,3 +137,10 @@ export class ProxyClient {
   recordConsent = (rulesVersion: string) =>
     this.#request<{ scope: string; rulesVersion: string; acceptedAt: string }>('POST', '/proxy/consents', { scope: 'portrait', rulesVersion });
 }
+
+/** Whether a create's answer is a queued create (the proxy's 202) rather than a task. */
+const isQueuedAnswer = (answer: unknown): boolean =>
+  typeof answer === 'object' && answer !== null && (answer as { object?: unknown }).object === 'queued_create';
+
+/** Narrows a create's answer: a queued create, not a task. */
+export const isQueuedCreate = (answer: ProxiedVideoTask | QueuedCreate): answer is QueuedCreate => answer.object === 'queued_create';

@@ -1,4 +1,4 @@
-import type { LocalTaskStatus, TaskRecord } from '@/lib/storage/records/task-record';
+import { type LocalTaskStatus, OPEN_TASK_STATUSES, type TaskRecord } from '@/lib/storage/records/task-record';
 import type { BatchRecord, StoryboardRecord } from '@/lib/storage/records/studio-records';
 
 /**
@@ -41,7 +41,7 @@ export function shotIndex(boards: readonly StoryboardRecord[]): Map<string, Task
 export const batchIndex = (batches: readonly BatchRecord[]): Map<string, string> => new Map(batches.flatMap((b) => b.takes.map((take) => [take, b.id] as const)));
 
 const STATUSES: Record<Exclude<StatusFilter, 'all'>, readonly LocalTaskStatus[]> = {
-  running: ['submitting', 'queued', 'in_progress', 'unknown'],
+  running: OPEN_TASK_STATUSES,
   completed: ['completed'],
   failed: ['failed'],
 };

@@ -30,6 +30,14 @@ describe('a storyboard run', () => {
     expect(planRun(started, tasks(task('t1', 'completed'))).create.map((c) => c.index)).toEqual([1]);
   });
 
+  it('a shot after one whose take waits for the service (queued at the proxy) waits too: the chain does not stop', () => {
+    const queued = queueRun(board([shot('1', { takes: ['t1'] }), shot('2', { chain: true }), shot('3')]), 'order', ['2', '3']);
+    const waiting = task('t1', 'waiting', { queueId: 'abq_000000000000000000000001', queuePosition: 3 });
+    expect(shotProgress(queued.shots[0]!, tasks(waiting))).toBe('running');
+    const plan = planRun(queued, tasks(waiting));
+    expect(plan).toEqual({ create: [], halt: [], waiting: [1, 2] });
+  });
+
   it('a chained shot starts from the previous take’s kept last frame once it completed', () => {
     const queued = queueRun(board([shot('1', { takes: ['t1'] }), shot('2', { chain: true })]), 'all', ['2']);
     const done = task('t1', 'completed', { keptLastFrameUrl: 'https://proxy.test/media/kept.png', lastFrameUrl: 'https://cdn.test/own.png' });

@@ -1,4 +1,4 @@
-import type { LocalTaskStatus, TaskRecord } from '@/lib/storage/records/task-record';
+import { type LocalTaskStatus, OPEN_TASK_STATUSES, type TaskRecord } from '@/lib/storage/records/task-record';
 import type { RunMode, ShotRecord, StoryboardRecord } from '@/lib/storage/records/studio-records';
 import { lastFrameOf } from '@/lib/studio/shot-chain';
 
@@ -33,7 +33,8 @@ export interface RunPlan {
   waiting: number[];
 }
 
-const RUNNING: readonly LocalTaskStatus[] = ['submitting', 'queued', 'in_progress', 'unknown'];
+// A take waiting for the service (queued at the proxy) is running: a chained shot waits for it.
+const RUNNING: readonly LocalTaskStatus[] = OPEN_TASK_STATUSES;
 
 /** The shot's latest take whose record exists (a take whose record is gone counts as none). */
 export function latestTake(shot: Pick<ShotRecord, 'takes'>, tasks: ReadonlyMap<string, TaskRecord>): TaskRecord | undefined {

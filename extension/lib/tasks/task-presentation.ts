@@ -7,20 +7,24 @@ import '@/lib/i18n/tasks.en';
 
 /**
  * How the Tasks view presents the task state machine: submitting (recorded, the create not yet
- * answered) -> queued -> in_progress -> completed | failed, with unknown (query again later) on the
- * way. Pure functions of a task record, so that each state is tested without a browser.
+ * answered) -> [waiting (for the service, in the proxy's queue) -> cancelled | failed] -> queued ->
+ * in_progress -> completed | failed, with unknown (query again later) on the way. Pure functions of a task record, so that each state is tested without a browser.
  */
 
 /** Statuses after which a task never changes again. */
-export const isSettled = (status: LocalTaskStatus): boolean => status === 'completed' || status === 'failed';
+export const isSettled = (status: LocalTaskStatus): boolean => status === 'completed' || status === 'failed' || status === 'cancelled';
 
 export type StatusTone = 'info' | 'success' | 'warning' | 'error';
 
-/** The words for a task's status: 'Sending…', 'Queued', 'Generating 40%', 'Checking again later'… */
-export function statusLabel(task: Pick<TaskRecord, 'status' | 'progress'>): string {
+/** The words for a task's status: 'Sending…', 'Waiting for the service (2 ahead)', 'Queued', 'Generating 40%'… */
+export function statusLabel(task: Pick<TaskRecord, 'status' | 'progress' | 'queuePosition'>): string {
   switch (task.status) {
     case 'submitting':
       return t('tasks.status.submitting');
+    case 'waiting':
+      return waitingLabel(task.queuePosition);
+    case 'cancelled':
+      return t('tasks.status.cancelled');
     case 'queued':
       return t('tasks.status.queued');
     case 'in_progress':
@@ -34,8 +38,15 @@ export function statusLabel(task: Pick<TaskRecord, 'status' | 'progress'>): stri
   }
 }
 
+/** The place in line: n ahead (position - 1), 'next in line' at 0, no number when the proxy gave none. */
+function waitingLabel(position: number | null | undefined): string {
+  if (typeof position !== 'number' || !Number.isFinite(position) || position < 1) return t('tasks.status.waitingUnknown');
+  const ahead = Math.floor(position) - 1;
+  return ahead === 0 ? t('tasks.status.waitingNext') : t('tasks.status.waiting', { ahead });
+}
+
 export const statusTone = (status: LocalTaskStatus): StatusTone =>
-  status === 'completed' ? 'success' : status === 'failed' ? 'error' : status === 'unknown' ? 'warning' : 'info';
+  status === 'completed' ? 'success' : status === 'failed' ? 'error' : status === 'unknown' || status === 'cancelled' ? 'warning' : 'info';
 
 export const clampProgress = (progress: number): number => Math.max(0, Math.min(100, Math.round(Number.isFinite(progress) ? progress : 0)));
 

@@ -2,7 +2,8 @@ import type { VideoCreateBody } from '@@/shared';
 import { t } from '@/lib/i18n/translate';
 import { ApiError, type ApiFailure } from '@/lib/proxy/api-failure';
 import { KEY_LIFETIME_MS, newIdempotencyKey } from '@/lib/proxy/idempotency-keys';
-import type { ProxyClient } from '@/lib/proxy/proxy-client';
+import { waitingRecord } from '@/lib/poll/queued-creates';
+import { isQueuedCreate, type ProxyClient } from '@/lib/proxy/proxy-client';
 import { annotated, annotationOf, type ProxiedVideoTask } from '@/lib/proxy/task-annotation';
 import { newLocalId } from '@/lib/storage/database';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
@@ -69,7 +70,7 @@ const sending = new Set<string>();
 export interface ResumeResult {
   /** Creates repeated. */
   sent: number;
-  /** Records that got their task id. */
+  /** Records that got their task id, or their place in the proxy's queue. */
   accepted: number;
 }
 
@@ -92,7 +93,7 @@ export async function resumeSubmissions(client: ProxyClient, now: () => number =
     }
     result.sent++;
     const outcome = await send(client, record, false, now);
-    if (outcome.record.taskId) result.accepted++;
+    if (outcome.record.taskId || outcome.record.queueId) result.accepted++;
     if (outcome.failure?.kind === 'rate_limited') break; // the proxy asked everyone to wait
   }
   return result;
@@ -101,14 +102,15 @@ export async function resumeSubmissions(client: ProxyClient, now: () => number =
 async function send(client: ProxyClient, record: SubmittingTask, first: boolean, now: () => number): Promise<SubmitOutcome> {
   sending.add(record.localId);
   try {
-    let task: ProxiedVideoTask;
+    let answer: Awaited<ReturnType<ProxyClient['createVideo']>>;
     try {
-      task = await client.createVideo(record.body, record.idempotencyKey);
+      answer = await client.createVideo(record.body, record.idempotencyKey);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       return { record: await failed(record, error, first, now()), failure: error.failure };
     }
-    return { record: await settle(record, (r) => accepted(r, task, now())) };
+    // The service is busy and the proxy queued the create: the record waits for the service (queued-creates).
+    return { record: await settle(record, (r) => (isQueuedCreate(answer) ? waitingRecord(r, answer, now()) : accepted(r, answer, now()))) };
   } finally {
     sending.delete(record.localId);
   }

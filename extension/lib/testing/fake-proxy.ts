@@ -20,6 +20,8 @@ export interface ProxyCall {
   body: any;
   idempotencyKey: string | null;
   authorization: string | null;
+  /** The `Prefer` header (a video create's `respond-async`). */
+  prefer?: string | null;
   /** The request's Content-Type (an upload's media type). */
   contentType?: string | null;
 }

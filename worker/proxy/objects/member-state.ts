@@ -15,7 +15,9 @@ import { AccessKeyBook, type AccessKeyAnswer, type AccessKeyCall } from '../doma
 import { refuseSigned, type SignedRequest } from '../domain/members/signed-calls';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
 import { accessKeySecret, allowHttpMedia } from '../infra/settings/proxy-settings';
-import { assetHolderPort, auditPort, ledgerPort, rosterPort, sourceHolderPort, teamLibraryPort, teamWebhookPort } from './object-stubs';
+import { assetHolderPort, auditPort, ledgerPort, queuePort, rosterPort, sourceHolderPort, teamLibraryPort, teamWebhookPort } from './object-stubs';
+import { launchQueued } from '../domain/queue/queued-launch';
+import type { LaunchOrder, LaunchResult } from '../domain/queue/queue-port';
 import { WebhookOutbox, type HandedEvent } from '../domain/webhooks/webhook-outbox';
 import { AssetFollower, ASSET_EVENTS } from '../domain/tracking/asset-follower';
 import { answerWebhookCall, type WebhookCall } from '../domain/webhooks/webhook-calls';
@@ -67,7 +69,8 @@ export class MemberState extends DurableObject<ProxyEnv> {
       setAlarm: () => this.#armAlarm(),
       memberId: () => this.#row()?.id ?? null,
       memberName: () => this.#row()?.name ?? null,
-      ended: (taskId, status, answer) => this.#webhooks.emit(`task.${status}`, answer, { source: `task:${taskId}`, handTo: ['team'] }),
+      // A task that ended frees a slot at the service: the team's queue looks at once (docs/queue.md).
+      ended: (taskId, status, answer) => void (this.#webhooks.emit(`task.${status}`, answer, { source: `task:${taskId}`, handTo: ['team'] }), this.ctx.waitUntil(queuePort(env).nudge().catch(() => undefined))),
     });
     // Events of the member's tasks and assets: to the member's webhook, and handed to the team's.
     this.#webhooks = new WebhookOutbox({ sql: this.ctx.storage.sql, hand: (_team, event) => teamWebhookPort(env).acceptEvent(event), armAlarm: () => this.#armAlarm(), allowLoopback: allowHttpMedia(env) });
@@ -106,7 +109,6 @@ export class MemberState extends DurableObject<ProxyEnv> {
     const next = times.length ? Math.min(...times) : null;
     if (next === this.#alarmAt) return;
     this.#alarmAt = next;
-    // Something already due fires at once (a time in the past is brought to now).
     void (next === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(Math.max(next, Date.now())));
   }
 
@@ -120,20 +122,10 @@ export class MemberState extends DurableObject<ProxyEnv> {
   #profileRow(): { row: ProfileRow; context: MemberContext } | null {
     if (this.#cached === undefined) {
       const row = this.ctx.storage.sql.exec('SELECT * FROM profile').toArray()[0] as ProfileRow | undefined;
-      this.#cached = row ? { row, context: {
-              sql: this.ctx.storage.sql,
-              env: this.env,
-              memberId: row.id,
-              waitUntil: (p) => this.ctx.waitUntil(p),
-              ledger: () => ledgerPort(this.env),
-              team: () => teamLibraryPort(this.env),
-              tracker: this.#tracker,
-              creates: this.#creates,
-              scope: readScope(this.ctx.storage.sql),
-              assets: this.#assets,
-              removals: this.#removals,
-            },
-          } : null;
+      const sql = this.ctx.storage.sql, context = (id: string): MemberContext => ({ sql, env: this.env, memberId: id, waitUntil: (p) => this.ctx.waitUntil(p), ledger: () => ledgerPort(this.env), queue: () => queuePort(this.env),
+        team: () => teamLibraryPort(this.env), tracker: this.#tracker, creates: this.#creates, scope: readScope(sql), assets: this.#assets, removals: this.#removals,
+      });
+      this.#cached = row ? { row, context: context(row.id) } : null;
     }
     return this.#cached;
   }
@@ -295,6 +287,13 @@ export class MemberState extends DurableObject<ProxyEnv> {
   video(tokenHash: string, call: VideoCall): Promise<ProxyResponse> | null {
     const m = this.#member(tokenHash);
     return m ? handleVideo(m, call) : null;
+  }
+
+  /** The queue launches a queued create of this member's (domain/queue/queued-launch.ts); a revoked member's fails. */
+  async launchQueued(order: LaunchOrder): Promise<LaunchResult> {
+    if (this.#active()) return launchQueued(this.#profileRow()!.context, order, (item) => this.#webhooks.emit('task.failed', item, { source: `queue:${item.id}`, handTo: ['team'] }));
+    await ledgerPort(this.env).release(order.reservation.id);
+    return { kind: 'failed', error: { code: 'member_revoked', message: 'The member was revoked before this create launched; nothing was created.' } };
   }
 
   /** `POST /proxy/quote`: what a create of this body would reserve; nothing is created or reserved. */

@@ -1,4 +1,5 @@
 import type { LedgerPort } from '../domain/ledger/ledger-port';
+import type { LauncherPort, QueuePort, SlotPort } from '../domain/queue/queue-port';
 import type { MemberPort } from '../domain/members/member-port';
 import type { AssetHolderPort, AuditPort, LibraryHolderPort, RosterPort, SourceHolderPort, TeamLibraryPort } from '../domain/sharing/sharing-ports';
 import type { TeamWebhookPort, WebhookPort } from '../domain/webhooks/webhook-calls';
@@ -15,11 +16,12 @@ import type { ProxyEnv } from '../infra/settings/proxy-env';
  * stubs with their class types.
  */
 
-type Namespaces = Pick<ProxyEnv, 'MEMBERS' | 'DIRECTORY' | 'LEDGER' | 'LIBRARY'>;
+type Namespaces = Pick<ProxyEnv, 'MEMBERS' | 'DIRECTORY' | 'LEDGER' | 'LIBRARY' | 'QUEUE'>;
 
 export const DIRECTORY_NAME = 'directory';
 export const LEDGER_NAME = 'team';
 export const LIBRARY_NAME = 'library';
+export const QUEUE_NAME = 'queue';
 
 const ids = new WeakMap<DurableObjectNamespace, Map<string, DurableObjectId>>();
 /** Member ids are many: the cache is cleared past this size rather than grown. */
@@ -69,3 +71,12 @@ export const sourceHolderPort = (env: Pick<Namespaces, 'MEMBERS'>, memberId: str
 /** A member's object, as another member's tells it that an asset of its library was deleted (an editor's delete). */
 export const assetHolderPort = (env: Pick<Namespaces, 'MEMBERS'>, memberId: string): AssetHolderPort =>
   objectStub(env.MEMBERS, memberId) as unknown as AssetHolderPort;
+
+/** The team's queue (docs/queue.md), as members' objects queue creates and tell it a slot may have freed. */
+export const queuePort = (env: Pick<Namespaces, 'QUEUE'>): QueuePort => objectStub(env.QUEUE, QUEUE_NAME) as unknown as QueuePort;
+
+/** The ledger, as the queue takes slots and releases reservations. */
+export const slotPort = (env: Pick<Namespaces, 'LEDGER'>): SlotPort => objectStub(env.LEDGER, LEDGER_NAME) as unknown as SlotPort;
+
+/** A member's object, as the queue launches that member's queued creates. */
+export const launcherPort = (env: Pick<Namespaces, 'MEMBERS'>, memberId: string): LauncherPort => objectStub(env.MEMBERS, memberId) as unknown as LauncherPort;

@@ -75,6 +75,35 @@ describe('team ledger: reservations no create stands behind', () => {
     const entries = (await ledger.auditEntries(10)) as unknown as AuditEntry[];
     expect(entries.find((e) => e.action === 'create.unknown')).toMatchObject({ actor: 'm1', detail: { model: MODEL, cost: 5, keyed: null } });
   });
+
+  it('never releases the reservation of a create still in the gateway\'s queue, however long it waits; a launched one is timed from its launch', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = Date.parse('2026-06-10T10:00:00Z');
+    vi.setSystemTime(start);
+    const ledger = await ledgerWith({ limit: 100 });
+    const slot = { cap: 1, queueable: true };
+    const running = await ledger.reserve('m1', FIVE_SECONDS, slot);
+    const [waiting, later] = [await ledger.reserve('m1', FIVE_SECONDS, slot), await ledger.reserve('m1', FIVE_SECONDS, slot)];
+    if (!running.ok || !waiting.ok || !later.ok) throw new Error('not reserved');
+    expect([running.queued, waiting.queued, later.queued]).toEqual([false, true, true]);
+    await ledger.bind(running.id, 'task-running', 'running');
+
+    // A day in the queue: the sweep leaves both queued reservations alone.
+    vi.setSystemTime(start + 24 * 3600_000);
+    expect(await ledger.sweepStale()).toBe(0);
+    expect(await ledger.memberBudget('m1')).toMatchObject({ reserved: 15 });
+
+    // One launches now (its slot freed): within the hour after its launch it is not stale either.
+    await ledger.settle(running.id, 'task-running', 'failed', null);
+    expect(await ledger.claimSlot(waiting.id, 1)).toBe('ok');
+    vi.setSystemTime(start + 24 * 3600_000 + 59 * 60_000);
+    expect(await ledger.sweepStale()).toBe(0);
+    // An hour after its launch with no task, it is: the other, still queued, stays.
+    vi.setSystemTime(start + 24 * 3600_000 + 61 * 60_000);
+    expect(await ledger.sweepStale()).toBe(1);
+    expect(await ledger.memberBudget('m1')).toMatchObject({ reserved: 5 });
+    expect(await ledger.claimSlot(later.id, 1)).toBe('ok');
+  });
 });
 
 describe('team ledger: charges', () => {

@@ -22,11 +22,12 @@ import {
   type UsageView,
 } from '../../../shared';
 import type { ProxyEnv } from '../infra/settings/proxy-env';
-import { alertWebhookProblem, allowHttpMedia } from '../infra/settings/proxy-settings';
+import { alertWebhookProblem, allowHttpMedia, trackIntervalMs } from '../infra/settings/proxy-settings';
 import { WebhookOutbox, type HandedEvent } from '../domain/webhooks/webhook-outbox';
 import { answerWebhookCall, type WebhookCall } from '../domain/webhooks/webhook-calls';
 import { memberWebhookPort } from './object-stubs';
-import type { Ending, Refused, Reservation, Settled, StorageKind } from '../domain/ledger/ledger-port';
+import type { Ending, Refused, Reservation, Settled, SlotRequest, StorageKind, UpstreamBusy } from '../domain/ledger/ledger-port';
+import * as slots from '../domain/queue/upstream-slots';
 import { alertsFor, raiseAlerts, webhookPayload } from '../domain/ledger/alerts';
 import { appendAudit, readAudit } from '../domain/ledger/audit-log';
 import { addToTotals, budgetState, memberBudgetState, memberScope, readBudget, refusalFor, TEAM, writeBudget, type Refusal } from '../domain/ledger/budget-book';
@@ -105,15 +106,33 @@ export class TeamLedger extends DurableObject<ProxyEnv> {
    * refuses it. Check and write happen in one synchronous step: no interleaving of concurrent
    * creates can spend past a limit.
    */
-  reserve(member: string, request: PricedRequest): Reservation | Refused {
+  reserve(member: string, request: PricedRequest, slot: SlotRequest = { cap: 0, queueable: false }): Reservation | Refused | UpstreamBusy {
     const now = Date.now();
     const currency = this.#currency;
     const cost = taskCost(this.#prices.table(), request);
     const refusal = refusalFor(this.#sql, member, cost.micros, now, cost.priced ? null : request.model);
     if (refusal) return this.#refuse(member, request.model, refusal, currency, now);
+    // The team's cap at the service (domain/queue/upstream-slots.ts), in the same step as the reservation.
+    const start = slots.mayStart(this.#sql, slot.cap, slot.queueable);
+    if (!start && !slot.queueable) return { ok: false, kind: 'busy', running: slots.runningAtService(this.#sql), cap: slot.cap, retryAfter: trackIntervalMs(this.env) / 1000 };
     const id = `r${randomHex(12)}`;
     insertReservation(this.#sql, id, member, request.model, cost, now);
-    return { ok: true, id, cost: fromMicros(cost.micros), currency, priced: cost.priced, unit: cost.unit, tokens: cost.tokens };
+    slots.markStart(this.#sql, id, start ? now : null);
+    return { ok: true, id, cost: fromMicros(cost.micros), currency, priced: cost.priced, unit: cost.unit, tokens: cost.tokens, queued: !start };
+  }
+
+  // --- the gateway's queue (objects/team-queue.ts) takes slots here, where they are counted ---
+
+  claimSlot(reservation: string, cap: number): slots.Claim {
+    return slots.claimSlot(this.#sql, reservation, cap, Date.now());
+  }
+
+  holdSlot(reservation: string): void {
+    slots.holdSlot(this.#sql, reservation);
+  }
+
+  lastLaunches(members: string[]): Record<string, number> {
+    return slots.lastLaunches(this.#sql, members);
   }
 
   /**

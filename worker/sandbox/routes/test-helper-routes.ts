@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import { strictObjectMessage, TASK_STATUSES } from '../../../shared';
+import { accountBook } from '../accounts';
 import type { SandboxEnv } from '../env';
 import { FAULT_TARGETS } from '../state/control';
 import { helperInvalid, readChecked } from './body';
@@ -68,4 +69,23 @@ export const stats = async (c: C) => c.json(await service(c.env).stats());
 export async function resetStats(c: C): Promise<Response> {
   await service(c.env).resetStats();
   return c.body(null, 204);
+}
+
+export const limitsSchema = v.strictObject(
+  {
+    account: v.pipe(v.string('must be a string'), v.maxLength(64, 'must be at most 64 characters')),
+    /** null: back to SANDBOX_MAX_RUNNING. */
+    maxRunning: v.nullable(int(0, 10_000)),
+  },
+  NOT_A_FIELD,
+);
+
+/** `POST /sandbox/limits`: one account's limit of tasks queued or in progress at once (SANDBOX_MAX_RUNNING for it alone). */
+export async function setLimits(c: C): Promise<Response> {
+  const checked = await readChecked(c, limitsSchema);
+  if (!checked.ok) return checked.response;
+  const { account, maxRunning } = checked.value;
+  if (!accountBook(c.env.SANDBOX_ACCOUNTS).byName(account)) return bad(c, 'account: no account of the sandbox has this name');
+  await service(c.env).setMaxRunning(account, maxRunning);
+  return c.json({ account, maxRunning });
 }

@@ -62,7 +62,9 @@ export async function createVideo(c: C): Promise<Response> {
   const { model, resolution, ratio, duration, frames, return_last_frame } = body;
   const kept = { model, resolution, ratio, duration, frames, return_last_frame };
   const outcome = await service(c.env).createTask(entered.account.name, kept, references, new URL(c.req.url).origin);
-  return outcome.ok ? c.json(outcome.task) : c.json(outcome.body, outcome.status as 400);
+  if (outcome.ok) return c.json(outcome.task);
+  const headers: Record<string, string> = outcome.retryAfter !== undefined ? { 'Retry-After': String(outcome.retryAfter) } : {};
+  return c.json(outcome.body, outcome.status as 400, headers);
 }
 
 export async function getVideo(c: C): Promise<Response> {

@@ -9,6 +9,7 @@ import * as groups from './groups';
 import * as portrait from './portrait-sessions';
 import { SCHEMA } from './service-schema';
 import * as tasks from './tasks';
+import { setMaxRunning } from './running-limit';
 
 type Handler = (ctx: Ctx, account: string, req: never) => Outcome<unknown>;
 
@@ -128,6 +129,11 @@ export class ServiceState extends DurableObject<SandboxSettings> {
     }
     control.setClockFrozenAt(sql, this.#frozenAt);
     return { offsetSeconds: Math.round(this.#offset) / 1000, now: new Date(this.#now()).toISOString(), frozen: this.#frozenAt !== null };
+  }
+
+  /** An account's own limit of tasks running at once (null: `SANDBOX_MAX_RUNNING` again). */
+  setMaxRunning(account: string, maxRunning: number | null): void {
+    setMaxRunning(this.ctx.storage.sql, account, maxRunning);
   }
 
   /** Removes every injected fault (for tests that install many). */

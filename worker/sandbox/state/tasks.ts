@@ -3,6 +3,7 @@ import { ownAsset, readinessOf } from './assets';
 import { upgradeSchema } from './service-schema';
 import { rows, type Ctx } from './state-context';
 import { dataUriProblem } from './media-download';
+import { runningLimitRefusal } from './running-limit';
 import { randomHex } from '../../../shared';
 
 export interface TaskRow {
@@ -34,7 +35,7 @@ export interface PendingRef {
   problem?: string;
 }
 
-export type TaskOutcome = { ok: true; task: VideoTask } | { ok: false; status: number; body: VideoApiError };
+export type TaskOutcome = { ok: true; task: VideoTask } | { ok: false; status: number; body: VideoApiError; retryAfter?: number };
 
 const KIND_TO_TYPE = { image: 'Image', video: 'Video', audio: 'Audio' } as const;
 const reject = (status: number, body: VideoApiError): TaskOutcome => ({ ok: false, status, body });
@@ -86,6 +87,9 @@ export function createTask(ctx: Ctx, account: string, body: VideoCreateBody, ref
       return reject(409, videoError('asset_not_ready', `${ref.param}: asset ${clip(ref.assetId)} is ${readiness} for ${body.model}; retry when it is Active.`, 'invalid_request_error', ref.param));
     }
   }
+  // Last of the checks, as the service counts only creates it would accept.
+  const busy = runningLimitRefusal(ctx, account);
+  if (busy) return { ok: false, status: 429, body: busy.body, retryAfter: busy.retryAfter };
   const id = taskId(ctx.now);
   // The tokens the service will report once the video is made, from its size and length (for
   // -1, the length the sandbox picks: a reservation counts the longest, the charge what was made).

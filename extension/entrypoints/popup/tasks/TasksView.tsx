@@ -3,6 +3,7 @@ import { useContext, useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { modelSpec } from '@@/shared';
 import { Banner } from '@/components/Banner';
+import { WaitingForService } from '@/components/WaitingForService';
 import { t } from '@/lib/i18n/translate';
 import { tellBackground } from '@/lib/messaging/extension-messages';
 import { useDb } from '@/lib/popup/use-db';
@@ -157,6 +158,8 @@ function TaskItem({ task, now }: { task: SubmittingTask; now: number }) {
         <progress class="task__progress" max={100} {...(progress === null ? {} : { value: progress })} aria-label={statusLabel(task)} />
       )}
       {task.status === 'submitting' && task.notice && <p class="task__note">{t('tasks.retrying', { message: task.notice })}</p>}
+      {task.status === 'waiting' && <WaitingForService task={task} />}
+      {task.status === 'cancelled' && <p class="task__note">{t('tasks.cancelledNote')}</p>}
       {task.status === 'unknown' && <p class="task__note">{t('tasks.unknownNote')}</p>}
       {task.tracking === 'expired' && <p class="task__note">{t('tasks.trackingExpired')}</p>}
       {task.status === 'completed' && <Completed task={task} now={now} />}

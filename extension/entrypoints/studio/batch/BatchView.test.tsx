@@ -89,4 +89,23 @@ describe('Studio: batch', { timeout: 20_000 }, () => {
     const [batch] = await batchStore.newestFirst();
     expect((await taskStore.newestFirst()).map((t) => t.localId).sort()).toEqual([...batch!.takes].sort());
   });
+
+  it('on a busy service, the tasks the team’s cap holds wait with their place in line (none fails), and one can be cancelled', async () => {
+    proxy.quote = (body) => price(body, 50);
+    proxy.maxRunning = 2;
+    await sixTasks();
+    await vi.waitFor(() => expect(byTestId<HTMLButtonElement>('launch-batch').disabled).toBe(false), { timeout: 8000 });
+    await vi.waitFor(() => expect(byTestId('quote-total').textContent).toContain('5.25'), { timeout: 8000 });
+    click(byTestId('launch-batch'));
+    await vi.waitFor(() => expect(allByTestId('batch-cell')).toHaveLength(6), { timeout: 8000 });
+    await vi.waitFor(() => expect(text()).toContain('Batch launched: 6 tasks.'), { timeout: 8000 });
+    expect(proxy.callsOf('createVideo').every((c) => c.prefer === 'respond-async')).toBe(true);
+    const statuses = () => allByTestId('batch-cell').map((cell) => cell.querySelector('.take__status')!.textContent);
+    await vi.waitFor(() => expect(statuses()).toEqual(['Queued', 'Queued', 'Waiting for the service (next in line)', 'Waiting for the service (1 ahead)', 'Waiting for the service (2 ahead)', 'Waiting for the service (3 ahead)']));
+    expect((await taskStore.newestFirst()).filter((t) => t.status === 'failed')).toEqual([]);
+
+    click(allByTestId('batch-cell')[5]!.querySelector<HTMLButtonElement>('[data-testid="waiting-cancel"]')!);
+    await vi.waitFor(() => expect(statuses()[5]).toBe('Cancelled'));
+    expect(proxy.calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+  });
 });

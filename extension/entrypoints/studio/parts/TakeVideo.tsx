@@ -1,3 +1,4 @@
+import { WaitingForService } from '@/components/WaitingForService';
 import { t } from '@/lib/i18n/translate';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { progressValue, statusLabel, videoAddress } from '@/lib/tasks/task-presentation';
@@ -16,6 +17,7 @@ export function TakeVideo({ task, label }: { task: TaskRecord; label: string }) 
       </p>
       {progress !== null && task.status !== 'completed' && <progress max={100} value={progress} aria-label={label} />}
       {url && <video class="take__video" src={url} controls preload="metadata" aria-label={label} />}
+      {task.status === 'waiting' && <WaitingForService task={task} label={label} />}
       {task.status === 'failed' && task.error?.message && <p class="gen-error">{task.error.message}</p>}
     </div>
   );

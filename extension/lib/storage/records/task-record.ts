@@ -2,8 +2,18 @@ import type { KeepState, TaskStatus, VideoCreateBody } from '@@/shared';
 
 /** The `tasks` store's record. Types only, importing nothing from the extension (no import cycles). */
 
-/** `submitting`: recorded locally, the create request not yet answered. */
-export type LocalTaskStatus = TaskStatus | 'submitting';
+/**
+ * `submitting`: recorded locally, the create request not yet answered. `waiting`: the proxy queued
+ * the create because the service is busy (a 202 to `Prefer: respond-async`), it has no task id yet;
+ * `cancelled`: the member took it out of that queue before it launched.
+ */
+export type LocalTaskStatus = TaskStatus | 'submitting' | 'waiting' | 'cancelled';
+
+/**
+ * Statuses of a task that may still change: followed by the background, counted on the badge, a
+ * running take in the studio. The one list of them.
+ */
+export const OPEN_TASK_STATUSES = ['submitting', 'waiting', 'queued', 'in_progress', 'unknown'] as const satisfies readonly LocalTaskStatus[];
 
 /** What the proxy said the task costs (its `arkbridge` answer object), in the price table's currency. */
 export interface TaskCost {
@@ -56,6 +66,9 @@ export interface TaskRecord extends KeptCopy {
   keptReadAt?: number;
   /** When the member published the video to the team gallery (ISO 8601, the proxy's `publishedAt`). */
   publishedAt?: string;
+  /** While `waiting`: the proxy's queue item (`abq_...`) and its place in line (1-based, null when the proxy did not say). */
+  queueId?: string;
+  queuePosition?: number | null;
   /** While `submitting`: creates sent so far, when to send again, and what to tell the member. */
   attempts?: number;
   retryAt?: number;

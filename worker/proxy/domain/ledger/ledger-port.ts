@@ -17,6 +17,24 @@ export interface Reservation {
   unit: PriceUnit;
   /** The output tokens reserved for; null when the table is per second. */
   tokens: number | null;
+  /** With a queueable slot request: held for the gateway's queue rather than sent now (docs/queue.md). */
+  queued?: boolean;
+}
+
+/** How a create asks for a slot at the service (docs/queue.md): the cap, and whether it would rather be queued than refused. */
+export interface SlotRequest {
+  cap: number;
+  queueable: boolean;
+}
+
+/** A create that may not go to the service now: the team is at its cap (domain/queue/upstream-slots.ts). */
+export interface UpstreamBusy {
+  ok: false;
+  kind: 'busy';
+  running: number;
+  cap: number;
+  /** Seconds: when a slot may free at the earliest (the tracking interval). */
+  retryAfter: number;
 }
 
 /** A settled task's figures, in the currency: what was charged and what had been reserved. */
@@ -48,7 +66,9 @@ export interface StorageLedger {
 /** The calls a member's requests and tracked tasks make to the ledger. */
 export interface LedgerPort extends StorageLedger {
   /** Prices a create and reserves its cost, or refuses it (docs/budgets.md). */
-  reserve(member: string, request: PricedRequest): Promise<Reservation | Refused>;
+  reserve(member: string, request: PricedRequest, slot?: SlotRequest): Promise<Reservation | Refused | UpstreamBusy>;
+  /** The service was busy for this create: its reservation held for the queue again, its slot given back. */
+  holdSlot(reservation: string): Promise<unknown>;
   /** The create was refused or failed without a task: the reservation goes back. */
   release(reservation: string): Promise<unknown>;
   /** A create cut off with its outcome unknown: released (when still unbound) and audited as `create.unknown`. */

@@ -67,6 +67,8 @@ export const CHARGE_COLUMNS: readonly (readonly [string, string])[] = [
   ['rate', 'INTEGER'], // the price used, micro-units per unit; null on older rows
   ['estimate', 'INTEGER'], // what was reserved; null on older rows: cost
   ['overrun', 'INTEGER NOT NULL DEFAULT 0'], // the service reported more than was reserved
+  ['queued', 'INTEGER NOT NULL DEFAULT 0'], // 1: held for a create in the gateway's queue, not at the service (docs/queue.md)
+  ['launched_at', 'INTEGER'], // when the create went to the service; null while queued, and on older rows
 ];
 
 /** Creates the ledger's tables, and adds what an older ledger lacks. */

@@ -30,11 +30,18 @@ export const STALE_RESERVATION_MS = 60 * 60 * 1000;
 
 /**
  * The ledger's own sweep (hourly, from the Cron Trigger): every reservation still without a task
- * after STALE_RESERVATION_MS is released and audited as `create.unknown`. Answers how many.
+ * STALE_RESERVATION_MS after its create went to the service is released and audited as
+ * `create.unknown`. Answers how many. A reservation held for the gateway's queue (`queued = 1`,
+ * docs/queue.md) is never stale: its item stands behind it however long it waits, and the queue
+ * releases it when the item is cancelled or fails. A launched one is timed from its launch
+ * (`launched_at`), not from when it was queued.
  */
 export function sweepStaleReservations(sql: SqlStorage, now: number): number {
   const stale = sql
-    .exec("SELECT id, model, created_at FROM charges WHERE state = 'reserved' AND task_id IS NULL AND created_at < ? LIMIT 500", now - STALE_RESERVATION_MS)
+    .exec(
+      "SELECT id, model, created_at FROM charges WHERE state = 'reserved' AND task_id IS NULL AND queued = 0 AND COALESCE(launched_at, created_at) < ? LIMIT 500",
+      now - STALE_RESERVATION_MS,
+    )
     .toArray();
   let released = 0;
   for (const row of stale) {

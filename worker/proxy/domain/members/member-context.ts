@@ -1,6 +1,7 @@
 import type { MemberScope } from '../../../../shared';
 import type { ProxySettings } from '../../infra/settings/proxy-settings';
 import type { LedgerPort } from '../ledger/ledger-port';
+import type { QueuePort } from '../queue/queue-port';
 import type { TeamLibraryPort } from '../sharing/sharing-ports';
 import type { TaskTracker } from '../tracking/task-tracker';
 import type { CreatesInFlight } from '../video/creates-in-flight';
@@ -16,6 +17,8 @@ export interface MemberContext {
   waitUntil(promise: Promise<unknown>): void;
   /** The team's ledger: prices, budgets, reservations (a fresh handle per call). */
   ledger(): LedgerPort;
+  /** The team's queue of creates waiting for a slot at the service (a fresh handle per call). */
+  queue(): QueuePort;
   /** The team library: shared groups and roles, consulted only for ids that are not the member's (a fresh handle per call). */
   team(): TeamLibraryPort;
   /** The member's tracked tasks. */

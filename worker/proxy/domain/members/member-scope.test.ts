@@ -66,6 +66,10 @@ const ROUTES: Route[] = [
   { method: 'POST', route: '/proxy/webhook/secret', path: '/proxy/webhook/secret' },
   { method: 'GET', route: '/proxy/webhook/deliveries', path: '/proxy/webhook/deliveries' },
   { method: 'DELETE', route: '/proxy/webhook', path: '/proxy/webhook' },
+  // Ids of the right form, so that the member's object decides (a malformed one is 400 before it).
+  { method: 'GET', route: '/proxy/queue', path: '/proxy/queue' },
+  { method: 'GET', route: '/proxy/queue/:id', path: `/proxy/queue/abq_${'0'.repeat(24)}` },
+  { method: 'DELETE', route: '/proxy/queue/:id', path: `/proxy/queue/abq_${'0'.repeat(24)}` },
 ];
 
 async function send(m: Member, r: Route): Promise<{ status: number; code: string | undefined; body: any }> {

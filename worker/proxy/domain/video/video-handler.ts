@@ -1,7 +1,8 @@
 import { clip, invalidParameter, pricedRequest, videoError, type CheckedVideoCreate } from '../../../../shared';
 import { upstreamTimeoutMs } from '../../infra/settings/proxy-settings';
 import { videoFailure, type ProxyResponse } from '../../infra/http/responses';
-import type { Reservation } from '../ledger/ledger-port';
+import type { Reservation, SlotRequest } from '../ledger/ledger-port';
+import { queueCreate, upstreamBusy } from '../queue/queue-create';
 import type { MemberContext } from '../members/member-context';
 import * as idempotency from '../members/idempotency';
 import { own, owns } from '../members/owned';
@@ -10,6 +11,8 @@ import { readVideoCreate } from './create-body';
 import { checkReferences, ledgerRefusal } from './create-refusals';
 import { relayVideo } from './video-relay';
 import { keepRequest } from '../sharing/task-request';
+import { retryAfterSeconds } from '../queue/backoff';
+import { QUEUE_LIMITS } from '../queue/queue-book';
 
 const unreachable = () => videoFailure(502, videoError('internal_error', 'The video service could not be reached. Try again later.', 'server_error'));
 
@@ -46,7 +49,7 @@ export async function getTask(m: MemberContext, id: string, origin: string): Pro
 }
 
 /** `POST /v1/video/generations`: validated, idempotent, never retried by the proxy. */
-export async function createTask(m: MemberContext, rawBody: ArrayBuffer, idempotencyKey: string | null): Promise<ProxyResponse> {
+export async function createTask(m: MemberContext, rawBody: ArrayBuffer, idempotencyKey: string | null, slot: SlotRequest = { cap: 0, queueable: false }): Promise<ProxyResponse> {
   // The shape and the catalog first: nothing of an invalid body is hashed, kept or sent.
   const read = readVideoCreate(m, rawBody);
   if ('refused' in read) return read.refused;
@@ -54,14 +57,21 @@ export async function createTask(m: MemberContext, rawBody: ArrayBuffer, idempot
   const { body } = checked;
   const send = async (): Promise<idempotency.Outcome> => {
     // The budget first: nothing goes upstream, not even a reference check, for a refused create.
-    const reservation = await m.ledger().reserve(m.memberId, pricedRequest(body));
-    if (!reservation.ok) return { response: ledgerRefusal(reservation), accepted: false };
+    // A body too large to keep in the queue is handled as a create that asked for no queue.
+    const request = { ...slot, queueable: slot.queueable && rawBody.byteLength <= QUEUE_LIMITS.bodyBytes };
+    const reservation = await m.ledger().reserve(m.memberId, pricedRequest(body), request);
+    if (!reservation.ok) return { response: reservation.kind === 'busy' ? upstreamBusy(reservation) : ledgerRefusal(reservation), accepted: false };
     // In storage before anything goes upstream: a stop of the proxy from here on is found by the alarm.
     m.creates.begin(reservation.id, idempotencyKey === null ? null : idempotency.recordKey('video', idempotencyKey), body.model);
     let outcome: idempotency.Outcome | null = null;
     let resolved = false;
     try {
-      outcome = await sendCreate(m, checked, json, reservation);
+      // Queued (docs/queue.md): at the cap, behind others queued, or the service busy for this one.
+      if (reservation.queued) outcome = await queueCreate(m, checked, json, reservation, request.cap, null);
+      else {
+        const sent = await sendCreate(m, checked, json, reservation);
+        outcome = sent.busy && request.queueable ? await queueCreate(m, checked, json, reservation, request.cap, sent.busy) : sent;
+      }
       return outcome;
     } finally {
       try {
@@ -78,7 +88,7 @@ export async function createTask(m: MemberContext, rawBody: ArrayBuffer, idempot
 }
 
 /** The create itself, under a reservation: accepted tasks are owned, tracked and bound to it. */
-async function sendCreate(m: MemberContext, create: CheckedVideoCreate, json: unknown, reservation: Reservation): Promise<idempotency.Outcome> {
+async function sendCreate(m: MemberContext, create: CheckedVideoCreate, json: unknown, reservation: Reservation): Promise<idempotency.Outcome & { busy?: { retryAfter: number | null } }> {
   const rejected = await checkReferences(m, create);
   if (rejected) return { response: rejected, accepted: false };
   const started = Date.now();
@@ -90,7 +100,8 @@ async function sendCreate(m: MemberContext, create: CheckedVideoCreate, json: un
   }
   const { response, body } = relayVideo(up);
   const accepted = up.status === 200 && typeof body?.id === 'string' && typeof body?.status === 'string';
-  if (!accepted) return { response, accepted: false };
+  const busy = up.status === 429 || up.status === 503 ? { retryAfter: retryAfterSeconds(up.retryAfter) } : undefined;
+  if (!accepted) return { response, accepted: false, busy };
   own(m.sql, 'task', body.id);
   const answer = m.tracker.record(body, up.body, reservation, started);
   keepRequest(m.sql, body.id, json);
@@ -112,10 +123,10 @@ const VIDEO_KEY_ANSWERS: idempotency.IdempotencyAnswers = {
 };
 
 /** One `/v1` call of an authenticated member, as the routes name it. */
-export type VideoCall = { kind: 'models' } | { kind: 'get'; id: string; origin: string } | { kind: 'create'; body: ArrayBuffer; idempotencyKey: string | null };
+export type VideoCall = { kind: 'models' } | { kind: 'get'; id: string; origin: string } | { kind: 'create'; body: ArrayBuffer; idempotencyKey: string | null; slot?: SlotRequest };
 
 export function handleVideo(m: MemberContext, call: VideoCall): Promise<ProxyResponse> {
   if (call.kind === 'models') return listModels(m);
   if (call.kind === 'get') return getTask(m, call.id, call.origin);
-  return createTask(m, call.body, call.idempotencyKey);
+  return createTask(m, call.body, call.idempotencyKey, call.slot);
 }

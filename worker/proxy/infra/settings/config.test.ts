@@ -4,7 +4,7 @@ import { OPEN_SCOPE } from '../../../../shared';
 import type { ProxyEnv } from './proxy-env';
 import app from '../../index';
 import { memberObject } from '../../objects/handles';
-import { ledgerPort, teamLibraryPort } from '../../objects/object-stubs';
+import { ledgerPort, queuePort, teamLibraryPort } from '../../objects/object-stubs';
 import { TaskTracker } from '../../domain/tracking/task-tracker';
 import { AssetFollower } from '../../domain/tracking/asset-follower';
 import { RemovalNotes } from '../../domain/sharing/removal-notes';
@@ -38,6 +38,7 @@ function asMember<T>(m: Member, vars: Partial<ProxyEnv>, fn: (ctx: MemberContext
       memberId: m.id,
       waitUntil: (p) => state.waitUntil(p),
       ledger: () => ledgerPort(env),
+      queue: () => queuePort(env),
       team: () => teamLibraryPort(env),
       tracker: new TaskTracker({ sql: state.storage.sql, env, ledger: () => ledgerPort(env), setAlarm: () => undefined, memberId: () => m.id, memberName: () => null }),
       creates: new CreatesInFlight({ sql: state.storage.sql, env, ledger: () => ledgerPort(env), armAlarm: () => undefined }),

@@ -11,6 +11,8 @@ export interface ProxyEnv extends ProxySettings {
   LEDGER: DurableObjectNamespace;
   /** The team library: shared groups, roles, the gallery (docs/team-library.md). */
   LIBRARY: DurableObjectNamespace;
+  /** The team's queue of creates waiting for a slot at the service (docs/queue.md). */
+  QUEUE: DurableObjectNamespace;
   /** The media store: uploads and kept outputs (docs/media-store.md). */
   MEDIA: R2Bucket;
 }

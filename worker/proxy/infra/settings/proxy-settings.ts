@@ -17,6 +17,8 @@ export interface ProxySettings {
   UPSTREAM_TIMEOUT_MS?: string;
   /** Seconds between the proxy's queries of one task it follows (default 15; docs/budgets.md). */
   TRACK_INTERVAL_SECONDS?: string;
+  /** Tasks the team may have running at the service at once (default 0: no cap; docs/queue.md). */
+  UPSTREAM_MAX_RUNNING?: string;
   /** How often the proxy lists the assets it follows (default 5). */
   ASSET_CHECK_SECONDS?: string;
   /** Where budget alerts are POSTed as JSON with a `text` field (chat webhooks render it); none: not sent. */
@@ -77,6 +79,12 @@ export const upstreamTimeoutMs = (env: ProxySettings): number => {
 export const trackIntervalMs = (env: ProxySettings): number => {
   const n = Number(env.TRACK_INTERVAL_SECONDS);
   return Number.isFinite(n) && n >= 1 ? Math.min(n, 3600) * 1000 : 15_000;
+};
+
+/** UPSTREAM_MAX_RUNNING: a whole number of tasks, at most 10,000; 0 (or unset, or malformed) is no cap. */
+export const upstreamMaxRunning = (env: ProxySettings): number => {
+  const n = Number(env.UPSTREAM_MAX_RUNNING);
+  return Number.isInteger(n) && n > 0 ? Math.min(n, 10_000) : 0;
 };
 
 /**

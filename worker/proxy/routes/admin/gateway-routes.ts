@@ -11,6 +11,7 @@ import {
   memberBudgetSchema,
   memberBudgetStateSchema,
   priceTableUpdateSchema,
+  queueListSchema,
   REPORT_DAYS_MAX,
   storedPricesSchema,
   tasksQuerySchema,
@@ -20,7 +21,7 @@ import {
   usageReportSchema,
 } from '../../../../shared';
 import type { ProxyEnv } from '../../infra/settings/proxy-env';
-import { directoryObject, ledgerObject } from '../../objects/handles';
+import { directoryObject, ledgerObject, queueObject } from '../../objects/handles';
 import { contextError } from '../answers';
 import { readJsonBody } from '../json-body';
 import { dayKey } from '../../domain/ledger/periods';
@@ -185,3 +186,11 @@ gatewayAdmin.get('/audit', describeRoute({
   if ('refused' in q) return q.refused;
   return c.json({ entries: await ledgerObject(c.env).auditEntries(q.value.limit ?? 100) });
 });
+
+gatewayAdmin.get('/queue', describeRoute({
+  summary: 'Every member\'s queued creates, newest first (at most 1,000)',
+  description: 'The gateway\'s queue (docs/queue.md): each item with its `memberId`.',
+  tags: ['admin'],
+  security: ADMIN,
+  responses: { 200: json('`{"items":[...]}`.', queueListSchema), ...errors(ADMIN_REFUSALS) },
+}), async (c) => c.json({ items: await queueObject(c.env).list(null) }));

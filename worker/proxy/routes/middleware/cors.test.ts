@@ -9,7 +9,7 @@ const honoCors = (allowed: string) => {
   const isAllowed = (origin: string) => (list.length ? list.includes(origin) : origin.startsWith('chrome-extension://') || origin.startsWith('moz-extension://'));
   return cors({
     origin: (origin) => (origin && isAllowed(origin) ? origin : null),
-    allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
+    allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'Prefer'],
     allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
     exposeHeaders: ['Retry-After'],
     maxAge: 600,

@@ -18,7 +18,8 @@ export function corsFor(allowed: string | undefined): MiddlewareHandler {
 let cached: { allowed: string | undefined; middleware: MiddlewareHandler } | undefined;
 
 const EXPOSE_HEADERS = 'Retry-After';
-const ALLOW_HEADERS = 'Authorization,Content-Type,Idempotency-Key';
+// Prefer: a video create asks to be queued when the service is busy (respond-async, docs/queue.md).
+const ALLOW_HEADERS = 'Authorization,Content-Type,Idempotency-Key,Prefer';
 const ALLOW_METHODS = 'GET,POST,DELETE,OPTIONS';
 const MAX_AGE = '600';
 

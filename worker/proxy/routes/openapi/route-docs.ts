@@ -137,6 +137,15 @@ export const IDEMPOTENCY_KEY: Parameter = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 
+/** The `Prefer` header of video creates (docs/queue.md): `respond-async` queues a create that cannot start now; anything else is ignored. */
+export const PREFER: Parameter = {
+  in: 'header',
+  name: 'Prefer',
+  required: false,
+  description: '`respond-async` (RFC 7240): a create that cannot start now is queued and answered 202 rather than refused 429. A malformed header is ignored.',
+  schema: { type: 'string', maxLength: 1024 },
+};
+
 /**
  * A body that is one of several named schemas (`oneOf`, each a component `<name>Request`), chosen
  * by something outside the body, such as `/api/v3`'s `Action`: the resolver of each schema, joined.

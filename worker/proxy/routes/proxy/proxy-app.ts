@@ -10,6 +10,7 @@ import { sourceRoutes } from './source-routes';
 import { assetStatusRoutes } from './asset-status-routes';
 import { tokenRoutes } from './token-routes';
 import { accessKeyRoutes } from './access-key-routes';
+import { queueRoutes } from './queue-routes';
 import { memberAnswer } from '../middleware/member-auth';
 import { memberError } from '../answers';
 import { MEMBER, UNAUTHORIZED_MEMBER } from '../openapi/route-docs';
@@ -31,6 +32,7 @@ proxyApp.route('/', assetStatusRoutes);
 proxyApp.route('/', galleryRoutes);
 proxyApp.route('/', tokenRoutes);
 proxyApp.route('/', accessKeyRoutes);
+proxyApp.route('/', queueRoutes);
 // The member's own webhook (docs/webhooks.md): kept and sent by the member's object.
 proxyApp.route('/', webhookRoutes({
   whose: 'the caller\'s',

@@ -1,10 +1,12 @@
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
-import { modelListSchema, videoCreateAnswerSchema, videoCreateSchema, videoTaskAnswerSchema } from '../../../../shared';
+import { modelListSchema, queuedCreateSchema, videoCreateAnswerSchema, videoCreateSchema, videoTaskAnswerSchema } from '../../../../shared';
 import { expiredVideo, unauthorizedVideo } from '../../infra/http/responses';
+import { upstreamMaxRunning } from '../../infra/settings/proxy-settings';
+import { prefersRespondAsync } from '../../domain/queue/prefer';
 import { memberAnswer, memberAuth, type MemberEnv } from '../middleware/member-auth';
 import { videoCreateLimit } from '../middleware/limits';
-import { errors, IDEMPOTENCY_KEY, json, jsonBody, MEMBER, UNAUTHORIZED_MEMBER } from '../openapi/route-docs';
+import { errors, IDEMPOTENCY_KEY, json, jsonBody, MEMBER, PREFER, UNAUTHORIZED_MEMBER } from '../openapi/route-docs';
 
 /** `/v1`: video generation, handled in the member's object (domain/video/). */
 export const videoRoutes = new Hono<MemberEnv>();
@@ -37,10 +39,11 @@ videoRoutes.post('/video/generations', describeRoute({
     'Each `asset://` reference must be the member\'s and `Active` for the model.',
   tags: ['video'],
   security: MEMBER,
-  parameters: [IDEMPOTENCY_KEY],
+  parameters: [IDEMPOTENCY_KEY, PREFER],
   requestBody: jsonBody(videoCreateSchema, 'The service\'s create body (at most 16 MB).'),
   responses: {
     200: json('The service\'s answer (the task id) with the proxy\'s `arkbridge` member: the cost.', videoCreateAnswerSchema),
+    202: json('With `Prefer: respond-async`, a create that could not start now (the team\'s `UPSTREAM_MAX_RUNNING` reached, others queued, or the service answered 429/503): queued with its reservation held (docs/queue.md).', queuedCreateSchema),
     ...errors({
       ...SERVICE_ERRORS,
       400: '`invalid_parameter`: refused by the schema or the model catalog, or a reference that is not the member\'s or not usable; `param` names the field.',
@@ -49,13 +52,14 @@ videoRoutes.post('/video/generations', describeRoute({
       409: '`idempotency_in_progress`: the first request with this key still runs; `asset_not_ready`: a referenced asset is still being prepared.',
       413: '`request_too_large`: a body over 16 MB.',
       422: '`idempotency_key_reused`: the key was used with another body.',
-      429: '`rate_limited`: the service is rate limiting (wait `Retry-After` seconds); `too_many_running_tasks`: the member has `maxRunning` tasks not yet ended.',
+      429: '`rate_limited`: the service is rate limiting (wait `Retry-After` seconds); `too_many_running_tasks`: the member has `maxRunning` tasks not yet ended; `upstream_busy`: the team has `UPSTREAM_MAX_RUNNING` tasks at the service (wait `Retry-After`, or send `Prefer: respond-async`); `queue_full`: the queue takes no more.',
     }),
   },
 }), videoCreateLimit, async (c) => {
   c.set('operation', 'CreateVideoTask');
   const { state, tokenHash } = c.get('member');
-  const call = { kind: 'create' as const, body: await c.req.arrayBuffer(), idempotencyKey: c.req.header('idempotency-key') ?? null };
+  const slot = { cap: upstreamMaxRunning(c.env), queueable: prefersRespondAsync(c.req.header('prefer')) };
+  const call = { kind: 'create' as const, body: await c.req.arrayBuffer(), idempotencyKey: c.req.header('idempotency-key') ?? null, slot };
   return memberAnswer(await state.video(tokenHash, call), unauthorizedVideo);
 });
 

@@ -1,0 +1,97 @@
+import { DurableObject } from 'cloudflare:workers';
+import type { QueueItem } from '../../../shared';
+import type { ProxyEnv } from '../infra/settings/proxy-env';
+import { trackIntervalMs } from '../infra/settings/proxy-settings';
+import { addItem, fullFor, itemById, itemsOf, itemView, move, openQueue, positions, readState, writeState, type NewItem } from '../domain/queue/queue-book';
+import { QueueLauncher } from '../domain/queue/queue-launcher';
+import type { Enqueued, LauncherPort, SlotPort } from '../domain/queue/queue-port';
+import { launcherPort, slotPort } from './object-stubs';
+
+/** How many items one listing answers at most (newest first). */
+const LIST_MAX = 1_000;
+
+/**
+ * The team's queue of creates that could not start at once (docs/queue.md), in one object so that
+ * its order and launches are serialised. Its items are in this object's storage, so a restart
+ * loses none; its alarm launches them when a slot frees (domain/queue/queue-launcher.ts).
+ */
+export class TeamQueue extends DurableObject<ProxyEnv> {
+  readonly #sql: SqlStorage;
+  readonly #launcher: QueueLauncher;
+  #alarmAt: number | null | undefined;
+
+  constructor(state: DurableObjectState, env: ProxyEnv) {
+    super(state, env);
+    this.#sql = this.ctx.storage.sql;
+    openQueue(this.#sql);
+    this.#launcher = new QueueLauncher({
+      sql: this.#sql,
+      slots: (): SlotPort => slotPort(env),
+      member: (id): LauncherPort => launcherPort(env, id),
+      pollMs: trackIntervalMs(env),
+      arm: (at) => this.#arm(at),
+    });
+  }
+
+  override async alarm(): Promise<void> {
+    this.#alarmAt = undefined;
+    await this.#launcher.run();
+  }
+
+  #arm(at: number | null): void {
+    if (at === this.#alarmAt) return;
+    this.#alarmAt = at;
+    void (at === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(Math.max(at, Date.now())));
+  }
+
+  /** A create that could not start: queued with its reservation; the launcher looks at once. */
+  enqueue(item: NewItem, cap: number, busy: { retryAfter: number | null } | null): Promise<Enqueued> | Enqueued {
+    const full = fullFor(this.#sql, item.member);
+    if (full) return { ok: false, full };
+    const now = Date.now();
+    writeState(this.#sql, { ...readState(this.#sql), cap });
+    if (busy) this.#launcher.backOff(busy.retryAfter, now);
+    const row = addItem(this.#sql, item, now);
+    this.#arm(now);
+    return this.#view(row.id, item.member, false).then((view) => ({ ok: true as const, item: view! }));
+  }
+
+  /** A slot may have freed: look now. */
+  nudge(): void {
+    if (readState(this.#sql).backoffUntil <= Date.now()) this.#arm(Date.now());
+  }
+
+  async #positions(): Promise<Map<string, number>> {
+    const members = this.#sql.exec("SELECT DISTINCT member FROM queue_items WHERE status IN ('queued', 'launching')").toArray().map((r) => String(r.member));
+    return positions(this.#sql, members.length ? await slotPort(this.env).lastLaunches(members) : {});
+  }
+
+  async #view(id: string, member: string | null, withMember: boolean): Promise<QueueItem | null> {
+    const row = itemById(this.#sql, id);
+    if (!row || (member !== null && row.member !== member)) return null;
+    return itemView(row, (await this.#positions()).get(id) ?? null, withMember);
+  }
+
+  /** A member's items (`member`), or everyone's (null, the admin's), newest first. */
+  async list(member: string | null): Promise<QueueItem[]> {
+    const places = await this.#positions();
+    return itemsOf(this.#sql, member, LIST_MAX).map((row) => itemView(row, places.get(row.id) ?? null, member === null));
+  }
+
+  /** One item of the member's; null for none (another member's reads as none). */
+  item(member: string, id: string): Promise<QueueItem | null> {
+    return this.#view(id, member, false);
+  }
+
+  /**
+   * Cancels a queued item of the member's and releases its reservation: null for none, `not_queued`
+   * when it already left the queue (or is being launched).
+   */
+  async cancel(member: string, id: string): Promise<QueueItem | 'not_queued' | null> {
+    const row = itemById(this.#sql, id);
+    if (!row || row.member !== member) return null;
+    if (!move(this.#sql, id, 'queued', 'cancelled', Date.now())) return 'not_queued';
+    await slotPort(this.env).release(JSON.parse(row.reservation).id);
+    return this.#view(id, member, false);
+  }
+}
