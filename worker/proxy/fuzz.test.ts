@@ -249,6 +249,9 @@ describe('fuzz: the queue (docs/queue.md)', () => {
     };
     const clock = (body: Record<string, unknown>) => fetch(`${sandboxUrl}/sandbox/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     const [holder, asker] = [await member('fuzz-queue-holder'), await member('fuzz-queue')];
+    // The fuzzing of prices and budgets above may have left a table or a limit that refuses creates.
+    await proxyFetch('/admin/prices', { method: 'DELETE', headers: adminHeaders() });
+    await proxyFetch('/admin/budget', { method: 'PUT', headers: adminHeaders(), body: JSON.stringify({ limit: null, period: 'month' }) });
     // The one slot taken by a task that cannot end while the sandbox's clock stands still: every
     // create is either queued or refused at the cap, so none may reach the service.
     expect((await clock({ advanceSeconds: 0, freeze: true })).ok).toBe(true);
