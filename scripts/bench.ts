@@ -28,18 +28,23 @@
  *    the team library a grantee's check costs), with the p50 difference against its goal.
  * 8. The extension's Library search as you type at 10,000 assets: per keystroke, median and p95,
  *    beside one MiniSearch query over the whole index per keystroke (scripts/bench/search.ts).
+ * 9. The gateway's queue (docs/queue.md): 1,000 creates with `Prefer: respond-async` from 100
+ *    members on a cap of 10 running at the service: launches per second, the time from a slot
+ *    freeing to the next launch, and fairness (Jain's index per window of 100 launches)
+ *    (scripts/bench/queue.ts).
  * `npm run bench -- search` (or any section names: signing, latency, uploads, ledger, sharing,
- * search) runs only those; `proxied` runs the latency steps of section 2 alone (no creates, no
+ * search, queue) runs only those; `proxied` runs the latency steps of section 2 alone (no creates, no
  * wrangler dev). Prints figures; it is a measurement, not a test.
  */
 import { latencySection } from './bench/latency';
 import { ledgerSection } from './bench/ledger';
+import { queueSection } from './bench/queue';
 import { sharingSection } from './bench/sharing';
 import { searchSection } from './bench/search';
 import { signingSection } from './bench/signing';
 import { uploadsSection } from './bench/uploads';
 
-const GOAL = { addedP50: 3, addedP99: 8, addedRatio: 1.2, verifyP50: 0.3, signingRatio: 2, reservationP50: 2, quoteP50: 2, uploadRiseMB: 25, uploadShareMB: 10, granteeP50: 1, keystrokeMs: 16 };
+const GOAL = { addedP50: 3, addedP99: 8, addedRatio: 1.2, verifyP50: 0.3, signingRatio: 2, reservationP50: 2, quoteP50: 2, uploadRiseMB: 25, uploadShareMB: 10, granteeP50: 1, keystrokeMs: 16, queueJain: 0.99, queueIdleP99OverIntervalMs: 500 };
 
 const only = new Set(process.argv.slice(2));
 const run = (name: string) => only.size === 0 || only.has(name);
@@ -50,3 +55,4 @@ if (run('uploads')) await uploadsSection(GOAL);
 if (run('ledger')) await ledgerSection();
 if (run('sharing')) await sharingSection(GOAL.granteeP50);
 if (run('search')) searchSection(GOAL.keystrokeMs);
+if (run('queue')) await queueSection(GOAL);

@@ -56,3 +56,16 @@ export const queuedCreateSchema = v.object({
   arkbridge: v.optional(arkbridgeFieldSchema),
 });
 export type QueuedCreate = v.InferOutput<typeof queuedCreateSchema>;
+
+/**
+ * `GET /admin/queue`: everyone's items, with the queue's settings in force: the team's cap at the
+ * service (`UPSTREAM_MAX_RUNNING`, 0: none), the tasks running there now, and until when the team
+ * backs off after the service answered busy (ISO time, null: not backing off).
+ */
+export const teamQueueSchema = v.object({
+  ...queueListSchema.entries,
+  cap: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  running: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  backoffUntil: v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+});
+export type TeamQueueState = v.InferOutput<typeof teamQueueSchema>;

@@ -5,7 +5,8 @@
  * extension's options page and connect as the member; set the member's budget in its row; price a
  * model on Prices; a task of that member, followed by the proxy to completion, shows with its cost
  * on Tasks and changes the Usage chart and table; the audit log has the changes by "admin"; the
- * team budget is set and shown; the Chinese rendering; sign out, and the console is closed again.
+ * team budget is set and shown; a create waiting in the gateway's queue is listed on Queue with the
+ * settings in force, and cancelled there; the Chinese rendering; sign out, and the console is closed again.
  *
  * Every page: no page or console errors, axe clean (WCAG 2 A/AA), the CSP header, and a screenshot
  * in test-results/screenshots/console-*.png.
@@ -42,7 +43,8 @@ const documents: Response[] = [];
 beforeAll(async () => {
   await mkdir(SCREENSHOTS, { recursive: true });
   sandbox = await startSandbox();
-  proxy = await startProxy(sandbox.url);
+  // A cap of one task running at the service: a second create waits in the gateway's queue (Queue page).
+  proxy = await startProxy(sandbox.url, { UPSTREAM_MAX_RUNNING: '1' });
   // No WXT_DEFAULT_PROXY_URL: the connect link alone must fill in the proxy URL.
   browser = await launchExtension(await buildExtension());
   page = await browser.context.newPage();
@@ -277,13 +279,39 @@ test('Team budget: set and shown', async () => {
   await screen('13-team-budget');
 });
 
+test('Queue: a create waiting for the service, with the settings in force; Cancel', async () => {
+  const create = (headers: Record<string, string>) =>
+    fetch(`${proxy!.url}/v1/video/generations`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${memberToken}`, 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify({ model: MODEL, prompt: 'queued', duration: 5 }),
+    });
+  const running = await create({});
+  expect(running.status, await running.clone().text()).toBe(200);
+  const queued = await create({ Prefer: 'respond-async' });
+  expect(queued.status, await queued.clone().text()).toBe(202);
+  const { id } = (await queued.json()) as { id: string };
+
+  await nav('Queue', 'Queue');
+  expect(await page.locator('dl').innerText()).toMatch(/UPSTREAM_MAX_RUNNING\)\s+1\s+Running at the service now\s+1\s+Backing off until\s+not backing off/);
+  const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: `Cancel ${id}` }) });
+  expect((await row.getByRole('cell').allInnerTexts()).slice(0, 4)).toEqual(['1', MEMBER, MODEL, 'queued']);
+  await screen('14-queue');
+
+  await row.getByRole('button', { name: `Cancel ${id}` }).click();
+  await page.getByRole('status').filter({ hasText: `Cancelled ${id}` }).waitFor({ state: 'visible', timeout: 15_000 });
+  expect(await page.getByRole('button', { name: `Cancel ${id}` }).count()).toBe(0);
+  expect(await page.getByRole('row').filter({ hasText: 'cancelled' }).count()).toBe(1);
+  await screen('15-queue-cancelled');
+});
+
 test('in Simplified Chinese', async () => {
   await page.goto(`${proxy!.url}/console/members?lang=zh-CN`);
   await heading('成员');
   expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN');
   expect(await page.getByRole('navigation', { name: 'Console' }).innerText()).toContain('团队预算');
   expect(await page.getByRole('button', { name: '保存预算' }).isVisible()).toBe(true);
-  await screen('14-members-zh-CN');
+  await screen('16-members-zh-CN');
   // Back to English (the choice is kept in a cookie).
   await page.goto(`${proxy!.url}/console/members?lang=en`);
   await heading('Members');
@@ -293,7 +321,7 @@ test('sign out: the sign-in page, and the console is closed', async () => {
   await page.getByRole('button', { name: 'Sign out' }).click();
   await heading('Sign in');
   expect(new URL(page.url()).pathname).toBe('/console/signin');
-  await screen('15-signed-out');
+  await screen('17-signed-out');
   await page.goto(`${proxy!.url}/console/members`);
   await heading('Sign in');
   expect(new URL(page.url()).pathname).toBe('/console/signin');

@@ -1,3 +1,4 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIONS, memberBudgetSchema, priceTableSchema, teamBudgetSchema, type Action } from '../../shared';
@@ -10,6 +11,7 @@ import {
   hostileBody,
   hostileHeaders,
   hostileParam,
+  hostilePrefer,
   hostileQuery,
   LIBRARY_FIELDS,
   schemaFields,
@@ -17,8 +19,9 @@ import {
   type FuzzBody,
   type FuzzField,
 } from '../../test/support/fuzz';
-import { adminHeaders, appFetch as proxyFetch, sandbox, type Member } from './testing/proxy-test-client';
-import { asset, count, group, member } from './testing/proxy-test-steps';
+import app from './index';
+import { adminHeaders, appFetch as proxyFetch, proxyEnv, recordSeen, sandbox, sandboxUrl, type Member } from './testing/proxy-test-client';
+import { asset, count, group, member, MODEL } from './testing/proxy-test-steps';
 
 /**
  * Property tests of every proxy route with hostile input (see test/support/fuzz): whatever a caller
@@ -205,6 +208,73 @@ describe('fuzz: /proxy and /admin', () => {
     await run('<unknown paths>', fc.tuple(fc.constantFrom('/proxy/', '/v1/', '/admin/', '/'), hostileParam(['me', 'models', 'members'])), ([prefix, rest]) =>
       proxyFetch(`${prefix}${segment(rest)}`, { method: 'POST', headers: prefix === '/admin/' ? adminHeaders() : bearer(), body: '{}' }),
     );
+  });
+});
+
+describe('fuzz: the queue (docs/queue.md)', () => {
+  const NEAR_ID = `abq_${'a'.repeat(24)}`;
+  /** Now and then the right credential, so that the other hostile headers meet the route itself. */
+  const withCredential = (names: string[], credential: () => Record<string, string>) =>
+    fc.tuple(hostileHeaders(names), fc.boolean()).map(([headers, real]) => (real ? { ...headers, ...credential() } : headers));
+
+  it('GET and DELETE /proxy/queue/{id}: hostile ids', { timeout }, async () => {
+    await run('/proxy/queue/{id} (GET, DELETE)', fc.tuple(hostileParam([NEAR_ID, 'abq_']), fc.boolean()), ([id, cancel]) =>
+      proxyFetch(`/proxy/queue/${segment(id)}`, { method: cancel ? 'DELETE' : 'GET', headers: bearer() }),
+    );
+  });
+
+  it('GET /proxy/queue: hostile headers', { timeout }, async () => {
+    await run('GET /proxy/queue <hostile headers>', withCredential(['Authorization', 'Accept', 'Prefer', 'Origin'], bearer), (headers) => proxyFetch('/proxy/queue', { headers }));
+  });
+
+  it('GET /admin/queue: hostile headers', { timeout }, async () => {
+    const admin = () => ({ Authorization: adminHeaders().Authorization });
+    await run('GET /admin/queue <hostile headers>', withCredential(['Authorization', 'Cookie', 'Origin', 'X-CSRF-Token', 'Cf-Access-Jwt-Assertion'], admin), (headers) => proxyFetch('/admin/queue', { headers }));
+  });
+
+  it('DELETE /admin/queue/{id}: hostile ids', { timeout }, async () => {
+    await run('DELETE /admin/queue/{id}', hostileParam([NEAR_ID]), (id) => proxyFetch(`/admin/queue/${segment(id)}`, { method: 'DELETE', headers: adminHeaders() }));
+  });
+
+  it('POST /v1/video/generations at the cap: hostile Prefer headers are queued (202) or refused (429), never sent, never a 5xx', { timeout }, async () => {
+    /** The Worker with UPSTREAM_MAX_RUNNING at 1. */
+    const capped = async (token: string, prefer: string | undefined) => {
+      const ctx = createExecutionContext();
+      const headers: Record<string, string> = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...(prefer === undefined ? {} : { Prefer: prefer }) };
+      const request = new Request('https://proxy.test/v1/video/generations', { method: 'POST', headers, body: JSON.stringify({ model: MODEL, prompt: 'fuzz kite', duration: 5 }) });
+      const response = await app.fetch(request, { ...proxyEnv, UPSTREAM_MAX_RUNNING: '1' }, ctx);
+      await waitOnExecutionContext(ctx);
+      recordSeen(`${response.status} ${JSON.stringify([...response.headers])} ${await response.clone().text()}`);
+      return response;
+    };
+    const clock = (body: Record<string, unknown>) => fetch(`${sandboxUrl}/sandbox/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const [holder, asker] = [await member('fuzz-queue-holder'), await member('fuzz-queue')];
+    // The fuzzing of prices and budgets above may have left a table or a limit that refuses creates.
+    await proxyFetch('/admin/prices', { method: 'DELETE', headers: adminHeaders() });
+    await proxyFetch('/admin/budget', { method: 'PUT', headers: adminHeaders(), body: JSON.stringify({ limit: null, period: 'month' }) });
+    // The one slot taken by a task that cannot end while the sandbox's clock stands still: every
+    // create is either queued or refused at the cap, so none may reach the service.
+    expect((await clock({ advanceSeconds: 0, freeze: true })).ok).toBe(true);
+    try {
+      expect((await capped(holder.token, undefined)).status).toBe(200);
+      assertNoViolations(await fuzzRoute(report, {
+        name: 'POST /v1/video/generations <hostile Prefer>',
+        cases: hostilePrefer(),
+        send: (prefer) => capped(asker.token, prefer),
+        // Only creates: the holder's task is still followed meanwhile.
+        upstream: async () => count(await sandbox.stats(), 'v1-create'),
+        check: (_prefer, answer) => {
+          const code = (answer.json as { error?: { code?: string } } | undefined)?.error?.code;
+          if (answer.status === 202 || (answer.status === 429 && (code === 'upstream_busy' || code === 'queue_full'))) return null;
+          return `HTTP ${answer.status} ${code ?? ''}: neither queued nor refused at the cap`;
+        },
+      }));
+    } finally {
+      await clock({ advanceSeconds: 0, freeze: false });
+      // What was queued is cancelled, so that the queue launches none of it later.
+      const { items } = (await (await proxyFetch('/proxy/queue', { headers: { Authorization: `Bearer ${asker.token}` } })).json()) as { items: { id: string; status: string }[] };
+      for (const item of items.filter((i) => i.status === 'queued')) await proxyFetch(`/proxy/queue/${item.id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${asker.token}` } });
+    }
   });
 });
 

@@ -306,3 +306,16 @@ export const hostileHeaders = (names: readonly string[] = ['Authorization', 'X-D
   );
   return fc.dictionary(fc.constantFrom(...names), value, { maxKeys: names.length });
 };
+
+/**
+ * A `Prefer` header (RFC 7240) as a caller may send it: the real preference in its valid forms
+ * (any case, parameters, among others), near misses, separators alone, junk, and very long lists.
+ */
+export const hostilePrefer = (): fc.Arbitrary<string> =>
+  fc.oneof(
+    fc.constantFrom('respond-async', 'RESPOND-ASYNC', ' respond-async ', 'respond-async; wait=10', 'wait=5, respond-async', 'return=minimal,respond-async', 'respond-async=', 'respond-async="x"'),
+    fc.constantFrom('respond_async', 'respond-asyn', 'respondasync', '"respond-async"', 'async', 'wait=10', 'handling=lenient', ',', ';', '=', ',,;;==', ';respond-async', '=respond-async', ''),
+    headerText(80),
+    fc.tuple(fc.integer({ min: 1, max: 5_000 }), fc.constantFrom('respond-async,', 'wait=1;', ',', ';x=', 'a')).map(([n, unit]) => unit.repeat(n)),
+    fc.tuple(fc.array(fc.oneof(headerText(12), fc.constant('respond-async')), { maxLength: 8 }), fc.constantFrom(',', ';', ', ', '=')).map(([parts, separator]) => parts.join(separator)),
+  );

@@ -135,6 +135,11 @@ export class TeamLedger extends DurableObject<ProxyEnv> {
     return slots.lastLaunches(this.#sql, members);
   }
 
+  /** The team's tasks running at the service now (GET /admin/queue). */
+  runningAtService(): number {
+    return slots.runningAtService(this.#sql);
+  }
+
   /**
    * What `reserve` would reserve for this create, and what the member's and the team's budgets
    * have left before it: nothing is written (POST /proxy/quote).

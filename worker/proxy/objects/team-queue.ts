@@ -83,15 +83,21 @@ export class TeamQueue extends DurableObject<ProxyEnv> {
     return this.#view(id, member, false);
   }
 
+  /** Until when the team backs off after the service answered busy (ms), or null (GET /admin/queue). */
+  backoffUntil(): number | null {
+    const until = readState(this.#sql).backoffUntil;
+    return until > Date.now() ? until : null;
+  }
+
   /**
-   * Cancels a queued item of the member's and releases its reservation: null for none, `not_queued`
-   * when it already left the queue (or is being launched).
+   * Cancels a queued item of the member's (or anyone's: null, the admin's) and releases its
+   * reservation: null for none, `not_queued` when it already left the queue (or is being launched).
    */
-  async cancel(member: string, id: string): Promise<QueueItem | 'not_queued' | null> {
+  async cancel(member: string | null, id: string): Promise<QueueItem | 'not_queued' | null> {
     const row = itemById(this.#sql, id);
-    if (!row || row.member !== member) return null;
+    if (!row || (member !== null && row.member !== member)) return null;
     if (!move(this.#sql, id, 'queued', 'cancelled', Date.now())) return 'not_queued';
     await slotPort(this.env).release(JSON.parse(row.reservation).id);
-    return this.#view(id, member, false);
+    return this.#view(id, member, member === null);
   }
 }

@@ -11,7 +11,9 @@ import {
   memberBudgetSchema,
   memberBudgetStateSchema,
   priceTableUpdateSchema,
-  queueListSchema,
+  queueIdSchema,
+  queueItemSchema,
+  teamQueueSchema,
   REPORT_DAYS_MAX,
   storedPricesSchema,
   tasksQuerySchema,
@@ -21,6 +23,7 @@ import {
   usageReportSchema,
 } from '../../../../shared';
 import type { ProxyEnv } from '../../infra/settings/proxy-env';
+import { upstreamMaxRunning } from '../../infra/settings/proxy-settings';
 import { directoryObject, ledgerObject, queueObject } from '../../objects/handles';
 import { contextError } from '../answers';
 import { readJsonBody } from '../json-body';
@@ -188,9 +191,31 @@ gatewayAdmin.get('/audit', describeRoute({
 });
 
 gatewayAdmin.get('/queue', describeRoute({
-  summary: 'Every member\'s queued creates, newest first (at most 1,000)',
-  description: 'The gateway\'s queue (docs/queue.md): each item with its `memberId`.',
+  summary: 'Every member\'s queued creates, newest first (at most 1,000), with the queue\'s settings in force',
+  description: 'The gateway\'s queue (docs/queue.md): each item with its `memberId`; `cap` (`UPSTREAM_MAX_RUNNING`, 0: none), `running` (the team\'s tasks at the service now) and `backoffUntil` (null: not backing off).',
   tags: ['admin'],
   security: ADMIN,
-  responses: { 200: json('`{"items":[...]}`.', queueListSchema), ...errors(ADMIN_REFUSALS) },
-}), async (c) => c.json({ items: await queueObject(c.env).list(null) }));
+  responses: { 200: json('`{"items":[...],"cap":n,"running":n,"backoffUntil":null}`.', teamQueueSchema), ...errors(ADMIN_REFUSALS) },
+}), async (c) => {
+  const queue = queueObject(c.env);
+  const [items, running, until] = await Promise.all([queue.list(null), ledgerObject(c.env).runningAtService(), queue.backoffUntil()]);
+  return c.json({ items, cap: upstreamMaxRunning(c.env), running, backoffUntil: until === null ? null : new Date(until).toISOString() } satisfies v.InferOutput<typeof teamQueueSchema>);
+});
+
+gatewayAdmin.delete('/queue/:id', describeRoute({
+  summary: 'Cancel any member\'s queued create; its reservation is released (audited `queue.cancel`)',
+  tags: ['admin'],
+  security: ADMIN,
+  responses: {
+    200: json('The item, `cancelled`, with its `memberId`.', queueItemSchema),
+    ...errors({ ...ADMIN_REFUSALS, 400: '`invalid_parameter`: `id` is not a queue id.', 404: '`queue_item_not_found`: no such item.', 409: '`queue_item_not_queued`: it already launched, failed, was cancelled, or is being launched.' }),
+  },
+}), async (c) => {
+  const checked = check(queueIdSchema, c.req.param('id'), 'id');
+  if (!checked.ok) return invalid(c, 'id', checked.problem.message);
+  const cancelled = await queueObject(c.env).cancel(null, checked.value);
+  if (cancelled === null) return contextError(c)(404, 'queue_item_not_found', 'No queued create has this id.', 'id');
+  if (cancelled === 'not_queued') return contextError(c)(409, 'queue_item_not_queued', 'This create is no longer queued: it launched, failed, was cancelled, or is being launched now.', 'id');
+  await ledgerObject(c.env).audit(c.get('actor'), 'queue.cancel', cancelled.id, { member: cancelled.memberId ?? null, model: cancelled.model });
+  return c.json(cancelled);
+});

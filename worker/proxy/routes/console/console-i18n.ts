@@ -1,9 +1,11 @@
 /** The console's words, in English and Simplified Chinese (as the extension). */
 
 import { IDENTITY_EN, IDENTITY_ZH } from './console-identity-i18n';
+import { QUEUE_EN, QUEUE_ZH } from './console-queue-i18n';
 
 const EN = {
   ...IDENTITY_EN,
+  ...QUEUE_EN,
   title: 'Arkbridge console',
   skip: 'Skip to content',
   'nav.members': 'Members',
@@ -168,6 +170,7 @@ export type ConsoleKey = keyof typeof EN;
 
 const ZH: Record<ConsoleKey, string> = {
   ...IDENTITY_ZH,
+  ...QUEUE_ZH,
   title: 'Arkbridge 控制台',
   skip: '跳到正文',
   'nav.members': '成员',

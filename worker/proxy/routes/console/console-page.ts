@@ -8,7 +8,7 @@ import type { ConsoleLang, Translate } from './console-i18n';
 
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
-export const PAGES = ['members', 'usage', 'tasks', 'audit', 'prices', 'budget', 'webhook'] as const;
+export const PAGES = ['members', 'usage', 'tasks', 'audit', 'prices', 'budget', 'webhook', 'queue'] as const;
 export type PageName = (typeof PAGES)[number];
 
 export interface Frame {

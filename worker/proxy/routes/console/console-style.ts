@@ -43,6 +43,8 @@ button.danger { background: var(--bad); color: #ffffff; }
 .legend { display: flex; flex-wrap: wrap; gap: 12px; list-style: none; padding: 0; margin: 4px 0 12px; font-size: 13px; }
 .swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; margin-right: 6px; vertical-align: -1px; }
 .signin { max-width: 420px; margin: 48px auto; }
+.facts { display: grid; grid-template-columns: max-content auto; gap: 4px 16px; margin: 8px 0 16px; }
+.facts dt { color: var(--muted); } .facts dd { margin: 0; }
 .c0 { fill: #4e79a7; background: #4e79a7; } .c1 { fill: #f28e2b; background: #f28e2b; } .c2 { fill: #59a14f; background: #59a14f; } .c3 { fill: #e15759; background: #e15759; }
 .c4 { fill: #76b7b2; background: #76b7b2; } .c5 { fill: #edc948; background: #edc948; } .c6 { fill: #b07aa1; background: #b07aa1; } .c7 { fill: #9c755f; background: #9c755f; }
 `;
