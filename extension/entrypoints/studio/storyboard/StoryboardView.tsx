@@ -16,7 +16,7 @@ import { announceChange } from '@/lib/storage/store-changes';
 import { storyboardStore } from '@/lib/storage/storyboard-store';
 import { runPending } from '@/lib/studio/run-plan';
 import { addShot, applyEdit, deleteShot, duplicateShot, moveShot, newShot, newStoryboard, updateShot } from '@/lib/studio/storyboard-edit';
-import { boardTasks, startRun, stopRun } from '@/lib/studio/storyboard-runner';
+import { boardTasks, startRun, stopRun } from '@/lib/studio/run-driver';
 import '@/entrypoints/studio/storyboard/storyboard.css';
 import '@/lib/i18n/studio.en';
 
