@@ -58,7 +58,9 @@ async function syncOnce(): Promise<void> {
     await announceAssets(assets.changed.map((a) => a.localId));
     await announceTasks(tasks.changed);
     // Storyboard runs go on here, with no studio open: the next shots launch once theirs have finished.
-    changed ||= (await stepRuns(client, Boolean(connection.allowHttpMedia))) > 0;
+    // Stepped whatever else changed (`||=` would skip the call).
+    const launched = await stepRuns(client, Boolean(connection.allowHttpMedia));
+    changed ||= launched > 0;
     await announceRuns();
     changed ||= (await checkPendingPortrait(client)) === 'resolved';
   } catch (error) {

@@ -150,7 +150,9 @@ async function step(boardId: string, deps: RunnerDeps): Promise<StepResult> {
     const { localId } = launchIdentity(runId, shot.id, attemptOf(board.run, shot.id));
     if (await taskStore.get(localId)) orphans.set(shot.id, localId);
   }
-  if (orphans.size) board = (await markLaunched(boardId, runId, orphans), await storyboardStore.get(boardId))!;
+  if (orphans.size) board = (await markLaunched(boardId, runId, orphans), await storyboardStore.get(boardId));
+  // Deleted meanwhile: nothing to drive.
+  if (!board?.run) return { created: 0, state: null };
 
   let tasks = await boardTasks(board);
   const failed = runEnd(board, tasks);
@@ -180,7 +182,7 @@ async function step(boardId: string, deps: RunnerDeps): Promise<StepResult> {
   // Written first (under the launch's own id and key), then marked, then sent.
   const records = new Map<string, SubmittingTask>();
   for (const { shot, body } of bodies) {
-    const identity = launchIdentity(runId, shot.id, attemptOf(board.run!, shot.id));
+    const identity = launchIdentity(runId, shot.id, attemptOf(board.run, shot.id));
     records.set(shot.id, await recordSubmission(body, now, identity));
   }
   const launched = await markLaunched(boardId, runId, new Map([...records].map(([shotId, r]) => [shotId, r.localId])));
@@ -194,7 +196,8 @@ async function step(boardId: string, deps: RunnerDeps): Promise<StepResult> {
   announceChange('storyboards', 'tasks');
   for (const [shotId, record] of records) if (launched.has(shotId)) await sendRecorded(deps.client, record, now);
 
-  board = (await storyboardStore.get(boardId))!;
+  board = await storyboardStore.get(boardId);
+  if (!board) return { created: launched.size, state: null };
   tasks = await boardTasks(board);
   const end = runEnd(board, tasks);
   if (end) return finish(boardId, runId, end, launched.size, now());

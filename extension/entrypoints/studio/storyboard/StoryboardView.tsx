@@ -4,6 +4,7 @@ import { Field } from '@/components/Field';
 import type { Handoff } from '@/entrypoints/studio/handoff';
 import { Dropped } from '@/entrypoints/studio/parts/FormFields';
 import { ExportPanel } from '@/entrypoints/studio/storyboard/ExportPanel';
+import { RunStatus } from '@/entrypoints/studio/storyboard/RunStatus';
 import { ShotEditor } from '@/entrypoints/studio/storyboard/ShotEditor';
 import { type ShotAction, ShotList } from '@/entrypoints/studio/storyboard/ShotList';
 import { useStudioModels } from '@/entrypoints/studio/use-studio-models';
@@ -152,6 +153,7 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
               </button>
             )}
           </div>
+          <RunStatus board={board} tasks={tasks} />
           <p class="studio-muted" id="run-order-hint">
             {t('studio.run.orderHint')}
           </p>
