@@ -1,15 +1,14 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { Banner } from '@/components/Banner';
 import { useStudioModels } from '@/entrypoints/studio/use-studio-models';
 import { t } from '@/lib/i18n/translate';
+import { syncSoon } from '@/lib/messaging/sync-soon';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { connectedClient, handleUnauthorized } from '@/lib/proxy/connected-client';
 import { onChange } from '@/lib/storage/store-changes';
 import { OPEN_TASK_STATUSES } from '@/lib/storage/records/task-record';
 import { storyboardStore } from '@/lib/storage/storyboard-store';
 import { taskStore } from '@/lib/storage/task-store';
-import { runPending } from '@/lib/studio/run-plan';
-import { advanceRun } from '@/lib/studio/storyboard-runner';
 import { refreshTasks } from '@/lib/tasks/task-refresh';
 import '@/lib/i18n/studio.en';
 
@@ -19,36 +18,29 @@ export const FOLLOW_MS = 3_000;
 const hasOpenTasks = async () => (await Promise.all(OPEN_TASK_STATUSES.map((s) => taskStore.countWithStatus(s)))).some((n) => n > 0);
 
 /**
- * While the studio is open: follows its open tasks (and everyone's, as the popup does), and steps
- * every storyboard run after each change, so that a chained shot is created as soon as the shot
- * before it has its last frame. The background follows tasks too when the studio is closed; a run
- * goes on when the studio is opened again.
+ * While the studio is open: follows its open tasks (and everyone's, as the popup does). Storyboard
+ * runs are the background's (lib/studio/run-driver, on its alarm, studio open or not): when a take
+ * of a running run changes here, the background is asked for a pass at once, so that a chained
+ * shot launches as soon as the shot before it has its last frame.
  */
 export function StudioEngine() {
-  const { specOf, allowHttp, info } = useStudioModels();
+  // The models loaded (and stored, for the background's runs) before anything is followed.
+  const { info } = useStudioModels();
   const [problem, setProblem] = useState<string | null>(null);
-  const deps = useRef({ specOf, allowHttp });
-  deps.current = { specOf, allowHttp };
 
   useEffect(() => {
     if (!info) return;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const stepRuns = async (client: Awaited<ReturnType<typeof connectedClient>>) => {
-      if (!client) return;
-      for (const board of await storyboardStore.all()) {
-        if (runPending(board)) await advanceRun(board.id, { client: client.client, ...deps.current, frameLabel: t('studio.chain.frameLabel') });
-      }
-    };
+    const runsGoing = async () => (await storyboardStore.all()).some((b) => b.run?.state === 'running');
     const report = async (error: unknown) => {
       if (!(await handleUnauthorized(error))) setProblem(t('studio.syncFailed', { message: error instanceof ApiError ? error.message : String(error) }));
     };
-    // Every FOLLOW_MS: open tasks are checked, then the runs stepped.
+    // Every FOLLOW_MS: open tasks are checked.
     const tick = async () => {
       try {
         const connected = await connectedClient();
         if (connected && (await hasOpenTasks())) await refreshTasks(connected.client);
-        await stepRuns(connected);
         setProblem(null);
       } catch (error) {
         await report(error);
@@ -57,9 +49,9 @@ export function StudioEngine() {
       }
     };
     void tick();
-    // A run started, a task changed (here or in another context): the runs are stepped at once.
+    // A task changed while a run goes: the background steps the runs now rather than on its next alarm.
     const stop = onChange((stores) => {
-      if (stores.includes('storyboards') || stores.includes('tasks')) void connectedClient().then(stepRuns).catch(report);
+      if (stores.includes('tasks')) void runsGoing().then((going) => (going ? syncSoon() : undefined)).catch(report);
     });
     return () => {
       stopped = true;

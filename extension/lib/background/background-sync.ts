@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
 import { checkPendingPortrait } from '@/lib/background/pending-portrait-check';
+import { announceRuns, runsGoing, stepRuns } from '@/lib/background/storyboard-runs';
 import { t } from '@/lib/i18n/translate';
 import { notify, setBadge } from '@/lib/messaging/notify';
 import { FIRST_SYNC_DELAY_MS, setSyncPass, syncSoon } from '@/lib/messaging/sync-soon';
@@ -21,7 +22,7 @@ import '@/lib/i18n/background.en';
 
 /**
  * One pass of the background engine: send queued creates, bring Processing assets and unfinished
- * tasks up to date, tell the member what finished, and schedule the next pass. All state is in
+ * tasks up to date, step storyboard runs, tell the member what finished, and schedule the next pass. All state is in
  * IndexedDB, so a pass can start from scratch after the service worker was stopped.
  */
 
@@ -38,7 +39,7 @@ setSyncPass(syncOnce);
 async function syncOnce(): Promise<void> {
   const connected = await connectedClient();
   if (!connected) return stop();
-  const { client } = connected;
+  const { client, connection } = connected;
   let changed = false;
   let queueAt: number | null = null;
   let rateLimitedMs: number | null = null;
@@ -56,6 +57,11 @@ async function syncOnce(): Promise<void> {
     changed ||= assets.changed.length > 0 || tasks.changed.length > 0;
     await announceAssets(assets.changed.map((a) => a.localId));
     await announceTasks(tasks.changed);
+    // Storyboard runs go on here, with no studio open: the next shots launch once theirs have finished.
+    // Stepped whatever else changed (`||=` would skip the call).
+    const launched = await stepRuns(client, Boolean(connection.allowHttpMedia));
+    changed ||= launched > 0;
+    await announceRuns();
     changed ||= (await checkPendingPortrait(client)) === 'resolved';
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
@@ -86,10 +92,12 @@ async function schedule(changed: boolean, queueAt: number | null, rateLimitedMs:
   await setBadge(queued + polled);
   const portrait = await readSession();
   const portraitAt = portrait && portrait.expiresAt > Date.now() ? PORTRAIT_CHECK_MS : Infinity;
-  if (queued + polled === 0 && portraitAt === Infinity) return stop();
+  // A run going with nothing to follow (a step cut short) is stepped again, at the polling pace.
+  const runGoing = queued + polled === 0 && (await runsGoing());
+  if (queued + polled === 0 && portraitAt === Infinity && !runGoing) return stop();
   const previous = (await settingsStore.get('syncDelayMs')) ?? FIRST_SYNC_DELAY_MS;
   const pollDelay = changed ? FIRST_SYNC_DELAY_MS : Math.min(previous * 2, MAX_DELAY_MS);
-  const candidates = [polled > 0 ? pollDelay : Infinity, queueAt !== null ? Math.max(0, queueAt - Date.now()) : Infinity, portraitAt];
+  const candidates = [polled > 0 ? pollDelay : Infinity, queueAt !== null ? Math.max(0, queueAt - Date.now()) : Infinity, portraitAt, runGoing ? pollDelay : Infinity];
   const delay = rateLimitedMs ?? Math.min(...candidates, MAX_DELAY_MS);
   await settingsStore.put('syncDelayMs', pollDelay);
   await browser.alarms.create(ALARM, { when: Date.now() + delay });

@@ -32,6 +32,10 @@ export const backgroundEn = {
   'capture.url.problem': 'This address {problem}.',
   'capture.url.problemAdvice': 'Use a plain public link to the file.',
   // Notifications (lib/background).
+  'notify.run.done': 'Storyboard “{name}” is finished',
+  'notify.run.doneMessage': '{count, plural, one {Its shot is made.} other {All # shots are made.}} Open the studio to watch or export it.',
+  'notify.run.failed': 'Storyboard “{name}” stopped at shot {n}',
+  'notify.run.failedMessage': 'The shot could not be made. Open the studio to retry it.',
   'notify.connect.title': 'Connect Arkbridge first',
   'notify.connect.message': 'Enter your team’s proxy URL and your member token in the options page.',
   'notify.kind.title': 'Not a media file',

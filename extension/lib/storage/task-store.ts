@@ -16,6 +16,10 @@ export const taskStore = {
     return (await db()).countFromIndex('tasks', 'byStatus', status);
   },
 
+  async delete(localId: string): Promise<void> {
+    await (await db()).delete('tasks', localId);
+  },
+
   async get(localId: string): Promise<TaskRecord | undefined> {
     return (await db()).get('tasks', localId);
   },

@@ -1,11 +1,11 @@
 import { type LocalTaskStatus, OPEN_TASK_STATUSES, type TaskRecord } from '@/lib/storage/records/task-record';
-import type { RunMode, ShotRecord, StoryboardRecord } from '@/lib/storage/records/studio-records';
+import type { RunMode, RunRecord, ShotRecord, StoryboardRecord } from '@/lib/storage/records/studio-records';
 import { lastFrameOf } from '@/lib/studio/shot-chain';
 
 /**
  * What a storyboard's run does next, from what is stored: which queued shots are created now (with
- * the frame a chained one starts from), which wait, and which stop with a reason. Pure: the runner
- * (storyboard-runner) applies it after every change of the tasks.
+ * the frame a chained one starts from), which wait, which stop with a reason, and whether the run
+ * has ended. Pure: the run driver (run-driver, in the background) applies it on every pass.
  *
  * - A chained shot waits for the previous shot to complete, then starts from its last frame.
  * - "Run in order" (`order`): every shot waits for the one before it to finish (completed or failed).
@@ -76,12 +76,17 @@ export function planRun(board: Pick<StoryboardRecord, 'shots' | 'runMode'>, task
   return plan;
 }
 
-/** Queues shots for a run: all of them ("Run in order", "Run all"), or the one retried. Clears earlier stops. */
-export function queueRun(board: StoryboardRecord, mode: RunMode, shotIds?: readonly string[]): StoryboardRecord {
+/**
+ * Queues shots for a run: all of them ("Run in order", "Run all"), or the one retried. Clears earlier
+ * stops. A run already going takes the shots in; otherwise a new run (`runId`) begins.
+ */
+export function queueRun(board: StoryboardRecord, mode: RunMode, shotIds?: readonly string[], runId: string = crypto.randomUUID(), now: number = Date.now()): StoryboardRecord {
   const wanted = (shot: ShotRecord) => !shotIds || shotIds.includes(shot.id);
+  const run: RunRecord = board.run?.state === 'running' ? { ...board.run, mode } : { id: runId, mode, state: 'running', startedAt: now, launches: {}, takes: {} };
   return {
     ...board,
     runMode: mode,
+    run,
     shots: board.shots.map((shot) => {
       if (!wanted(shot)) return shot;
       const { halted: _halted, ...rest } = shot;
@@ -92,3 +97,27 @@ export function queueRun(board: StoryboardRecord, mode: RunMode, shotIds?: reado
 
 /** Whether any shot still waits in the run. */
 export const runPending = (board: Pick<StoryboardRecord, 'shots'>): boolean => board.shots.some((s) => s.queued);
+
+/** A run that ended, and how. A failed run names its shot and why (a halt reason, `take-failed`, `take-cancelled`). */
+export type RunEnd = { state: 'completed' } | { state: 'failed'; shotId: string; reason: string; message?: string };
+
+/**
+ * Whether the run has ended, from its takes: failed at the first shot whose take of this run failed
+ * or was cancelled (the run stops there, whatever its mode); going on while a shot waits in it or a
+ * take of it is open; else completed.
+ */
+export function runEnd(board: Pick<StoryboardRecord, 'shots' | 'run'>, tasks: ReadonlyMap<string, TaskRecord>): RunEnd | null {
+  const run = board.run;
+  if (!run) return null;
+  let open = runPending(board);
+  for (const shot of board.shots) {
+    const id = run.takes[shot.id];
+    const take = id ? tasks.get(id) : undefined;
+    if (!take) continue;
+    if (take.status === 'failed' || take.status === 'cancelled') {
+      return { state: 'failed', shotId: shot.id, reason: take.status === 'failed' ? 'take-failed' : 'take-cancelled', ...(take.error?.message ? { message: take.error.message } : {}) };
+    }
+    if (RUNNING.includes(take.status)) open = true;
+  }
+  return open ? null : { state: 'completed' };
+}

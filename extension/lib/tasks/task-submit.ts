@@ -42,13 +42,23 @@ export interface SubmitOutcome {
 export interface SubmitOptions {
   /** The record's local id, chosen by the caller beforehand (the studio links its shot to it before the record exists). */
   localId?: string;
+  /** A key the caller derived from what the create is (a storyboard run's launch), so that a restart sends the same one. */
+  idempotencyKey?: string;
 }
 
 /** Creates the record (status `submitting`, a fresh Idempotency-Key), then sends the create. */
 export async function submitTask(client: ProxyClient, body: VideoCreateBody, now: () => number = Date.now, options: SubmitOptions = {}): Promise<SubmitOutcome> {
+  return sendRecorded(client, await recordSubmission(body, now, options), now);
+}
+
+/**
+ * Writes the `submitting` record only (the first half of submitTask): a caller that must note the
+ * launch elsewhere first (a storyboard run) sends it after; until then resumeSubmissions may.
+ */
+export async function recordSubmission(body: VideoCreateBody, now: () => number = Date.now, options: SubmitOptions = {}): Promise<SubmittingTask> {
   const record: SubmittingTask = {
     localId: options.localId ?? newLocalId(),
-    idempotencyKey: newIdempotencyKey(),
+    idempotencyKey: options.idempotencyKey ?? newIdempotencyKey(),
     model: body.model,
     body,
     status: 'submitting',
@@ -58,8 +68,11 @@ export async function submitTask(client: ProxyClient, body: VideoCreateBody, now
   };
   await taskStore.put(record);
   announceChange('tasks');
-  return send(client, record, true, now);
+  return record;
 }
+
+/** Sends a record recordSubmission wrote, as its first attempt. */
+export const sendRecorded = (client: ProxyClient, record: SubmittingTask, now: () => number = Date.now): Promise<SubmitOutcome> => send(client, record, true, now);
 
 /** 'Submit again': the same request as a new task, with a new key (only when the member asks). */
 export const submitAgain = (client: ProxyClient, task: TaskRecord, now: () => number = Date.now): Promise<SubmitOutcome> => submitTask(client, task.body, now);

@@ -9,7 +9,7 @@ import type { StoryboardRecord } from '@/lib/storage/records/studio-records';
 import { storyboardStore } from '@/lib/storage/storyboard-store';
 import { takesAwaitingCopy, withKeptCopies } from '@/lib/studio/export-clips';
 import type { NamedSize } from '@/lib/studio/export-sizes';
-import { boardTasks } from '@/lib/studio/storyboard-runner';
+import { boardTasks } from '@/lib/studio/run-driver';
 import { type ExportOutcome, exportStoryboard, loadJoin } from '@/lib/studio/storyboard-export';
 import '@/lib/i18n/studio.en';
 

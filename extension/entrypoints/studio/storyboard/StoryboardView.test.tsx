@@ -4,6 +4,9 @@ import { MODEL_IDS as ids } from '@@/shared/catalog/testing/model-ids';
 import { button, byLabel, click, mount, select, text, type, unmount } from '@/components/dom-testing';
 import { StudioApp } from '@/entrypoints/studio/StudioApp';
 import { allByTestId, byAriaLabel, byTestId, studioTestbed } from '@/entrypoints/studio/testing/studio-testbed';
+import { stepRuns } from '@/lib/background/storyboard-runs';
+import { setSyncPass } from '@/lib/messaging/sync-soon';
+import { connectedClient } from '@/lib/proxy/connected-client';
 import { closeDb } from '@/lib/storage/database';
 import { storyboardStore } from '@/lib/storage/storyboard-store';
 import { taskStore } from '@/lib/storage/task-store';
@@ -14,6 +17,11 @@ let proxy: VideoFakeProxy;
 beforeEach(async () => {
   proxy = await studioTestbed();
   vi.stubGlobal('confirm', () => true);
+  // The background drives runs: its step stands in for its pass when the page asks for one.
+  setSyncPass(async () => {
+    const connected = await connectedClient();
+    if (connected) await stepRuns(connected.client);
+  });
 });
 // The fake proxy stays behind `fetch` after a test (a late refresh must not reach the network); the next test stubs its own.
 afterEach(() => unmount());

@@ -4,6 +4,7 @@ import { Field } from '@/components/Field';
 import type { Handoff } from '@/entrypoints/studio/handoff';
 import { Dropped } from '@/entrypoints/studio/parts/FormFields';
 import { ExportPanel, type MakeAgain } from '@/entrypoints/studio/storyboard/ExportPanel';
+import { RunStatus } from '@/entrypoints/studio/storyboard/RunStatus';
 import { ShotEditor } from '@/entrypoints/studio/storyboard/ShotEditor';
 import { type ShotAction, ShotList } from '@/entrypoints/studio/storyboard/ShotList';
 import { useStudioModels } from '@/entrypoints/studio/use-studio-models';
@@ -17,7 +18,7 @@ import { storyboardStore } from '@/lib/storage/storyboard-store';
 import { formAtSize } from '@/lib/studio/export-sizes';
 import { runPending } from '@/lib/studio/run-plan';
 import { addShot, applyEdit, deleteShot, duplicateShot, moveShot, newShot, newStoryboard, updateShot } from '@/lib/studio/storyboard-edit';
-import { boardTasks, startRun, stopRun } from '@/lib/studio/storyboard-runner';
+import { boardTasks, startRun, stopRun } from '@/lib/studio/run-driver';
 import '@/entrypoints/studio/storyboard/storyboard.css';
 import '@/lib/i18n/studio.en';
 
@@ -171,6 +172,7 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
               </button>
             )}
           </div>
+          <RunStatus board={board} tasks={tasks} />
           <p class="studio-muted" id="run-order-hint">
             {t('studio.run.orderHint')}
           </p>

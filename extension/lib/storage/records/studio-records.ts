@@ -43,12 +43,37 @@ export interface ShotRecord {
 
 export type RunMode = 'order' | 'all';
 
+/** Where a storyboard's run stands: still going, or how it ended. */
+export type RunState = 'running' | 'completed' | 'failed' | 'stopped';
+
+/**
+ * A storyboard's run, stored with it so that the background drives it with no page open and a
+ * restarted service worker picks it up where it was (lib/studio/run-driver).
+ */
+export interface RunRecord {
+  id: string;
+  mode: RunMode;
+  state: RunState;
+  startedAt: number;
+  endedAt?: number;
+  /** Launches so far per shot id in this run: the next launch of a shot is attempt `launches + 1`. */
+  launches: Record<string, number>;
+  /** The take each shot got in this run (its latest launch): task record `localId`s by shot id. */
+  takes: Record<string, string>;
+  /** A failed run: the shot it stopped at and why (lib/studio/run-plan's RunEnd). */
+  failure?: { shotId: string; reason: string; message?: string };
+  /** The end was told in a notification (once). */
+  announced?: boolean;
+}
+
 export interface StoryboardRecord {
   id: string;
   name: string;
   shots: ShotRecord[];
   /** How the current run goes: one shot after another, or every shot that waits for nothing at once. */
   runMode?: RunMode;
+  /** The latest run (running, or how it ended). */
+  run?: RunRecord;
   createdAt: number;
   updatedAt: number;
 }
