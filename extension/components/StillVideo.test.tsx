@@ -27,12 +27,20 @@ afterEach(() => unmount());
 
 describe('a video tile’s still', () => {
   it('is the kept last frame where there is one, and none is taken from the video', async () => {
-    mount(<StillVideo subject={{ key: 'cgt-1', url: VIDEO, lastFrameUrl: 'https://proxy.test/media/f1.png' }} class="take__video" label="Take 1" />);
+    const other = 'https://proxy.test/media/v9?sig=1';
+    mount(
+      <>
+        <StillVideo subject={{ key: 'cgt-1', url: VIDEO, lastFrameUrl: 'https://proxy.test/media/f1.png' }} class="take__video" label="Take 1" />
+        <StillVideo subject={{ key: 'cgt-9', url: other }} class="other" label="Take 9" />
+      </>,
+    );
     expect(player()!.getAttribute('poster')).toBe('https://proxy.test/media/f1.png');
     expect(player()!.getAttribute('src')).toBe(VIDEO);
-    // The view has read the store (nothing there) and stopped: no still taken.
-    await act(() => stillStore.get('cgt-1'));
-    expect(taken.calls).toEqual([]);
+    // Stills are taken one at a time in the order asked: once the second tile's is taken, the
+    // first would have been too, had it asked.
+    await vi.waitFor(() => expect(document.querySelector('video.other')!.getAttribute('poster')).toBe('data:image/jpeg;base64,HEAD'));
+    expect(taken.calls).toEqual([other]);
+    expect(player()!.getAttribute('poster')).toBe('https://proxy.test/media/f1.png');
   });
 
   it('without one, is taken from the video once, stored, and reused when the page opens again', async () => {
