@@ -5,6 +5,7 @@ import type { Handoff } from '@/entrypoints/studio/handoff';
 import { Dropped } from '@/entrypoints/studio/parts/FormFields';
 import { ExportPanel } from '@/entrypoints/studio/storyboard/ExportPanel';
 import { ShotEditor } from '@/entrypoints/studio/storyboard/ShotEditor';
+import { Timeline } from '@/entrypoints/studio/storyboard/Timeline';
 import { type ShotAction, ShotList } from '@/entrypoints/studio/storyboard/ShotList';
 import { useStudioModels } from '@/entrypoints/studio/use-studio-models';
 import type { GenerateForm } from '@/lib/generate/generate-form';
@@ -15,7 +16,7 @@ import type { RunMode, StoryboardRecord } from '@/lib/storage/records/studio-rec
 import { announceChange } from '@/lib/storage/store-changes';
 import { storyboardStore } from '@/lib/storage/storyboard-store';
 import { runPending } from '@/lib/studio/run-plan';
-import { addShot, applyEdit, deleteShot, duplicateShot, moveShot, newShot, newStoryboard, updateShot } from '@/lib/studio/storyboard-edit';
+import { addShot, applyEdit, deleteShot, duplicateShot, moveShot, moveShotTo, newShot, newStoryboard, updateShot } from '@/lib/studio/storyboard-edit';
 import { boardTasks, startRun, stopRun } from '@/lib/studio/storyboard-runner';
 import '@/entrypoints/studio/storyboard/storyboard.css';
 import '@/lib/i18n/studio.en';
@@ -158,6 +159,7 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
           <p class="studio-muted" id="run-all-hint">
             {t('studio.run.allHint')}
           </p>
+          <Timeline board={board} tasks={tasks} onMove={(shotId, to) => edit(moveShotTo(shotId, to))} />
           <div class="storyboard__columns">
             <div class="storyboard__shots">
               <ShotList board={board} tasks={tasks} selected={board.shots[index]?.id ?? null} focus={focus} specOf={specOf} allowHttp={allowHttp} onAction={(a, id, i) => void act(a, id, i)} />
