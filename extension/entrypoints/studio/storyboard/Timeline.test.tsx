@@ -77,8 +77,10 @@ describe('Studio: the timeline', { timeout: 20_000 }, () => {
     await vi.waitFor(() => expect(document.activeElement).toBe(cardButton(2)));
     act(() => void cardButton(2).dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', altKey: true, bubbles: true })));
     await vi.waitFor(async () => expect((await storyboardStore.get('b1'))!.shots.map((s) => s.id)).toEqual(['s2', 's3', 's1']));
-    // Without Alt, arrows do nothing; and nothing moves past the end.
-    act(() => void cardButton(3).dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true })));
+    // Without Alt, arrows are left to the page (not taken, nothing moved); and nothing moves past the end.
+    const plain = new KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true, cancelable: true });
+    act(() => void cardButton(3).dispatchEvent(plain));
+    expect(plain.defaultPrevented).toBe(false);
     act(() => void cardButton(3).dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', altKey: true, bubbles: true })));
     await act(() => storyboardStore.get('b1'));
     expect((await storyboardStore.get('b1'))!.shots.map((s) => s.id)).toEqual(['s2', 's3', 's1']);
