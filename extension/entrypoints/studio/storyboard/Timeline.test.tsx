@@ -82,7 +82,7 @@ describe('Studio: the timeline', { timeout: 20_000 }, () => {
     act(() => void cardButton(3).dispatchEvent(plain));
     expect(plain.defaultPrevented).toBe(false);
     act(() => void cardButton(3).dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', altKey: true, bubbles: true })));
-    await act(() => storyboardStore.get('b1'));
+    await act(async () => void (await storyboardStore.get('b1')));
     expect((await storyboardStore.get('b1'))!.shots.map((s) => s.id)).toEqual(['s2', 's3', 's1']);
     act(() => void cardButton(3).dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft', altKey: true, bubbles: true })));
     await vi.waitFor(async () => expect((await storyboardStore.get('b1'))!.shots.map((s) => s.id)).toEqual(['s2', 's1', 's3']));
