@@ -130,7 +130,6 @@ export const studioEn = {
   'studio.timeline.strip': 'Shots in order, with their stills and lengths',
   'studio.timeline.total': 'Total {length}',
   'studio.timeline.hint': 'Press a shot to play from it. To reorder, drag a shot, or focus it and press Alt+Left or Alt+Right.',
-  'studio.timeline.card': 'Shot {n}, {length}: play from here',
   'studio.timeline.cardNoTake': 'Shot {n}: no completed take',
   'studio.timeline.shot': 'Shot {n}',
   'studio.timeline.noTake': 'No completed take',

@@ -124,7 +124,6 @@ export const studioZhCN: Record<keyof typeof studioEn, string> = {
   'studio.timeline.strip': '按顺序排列的镜头及其画面和时长',
   'studio.timeline.total': '总时长 {length}',
   'studio.timeline.hint': '点按一个镜头即从该处播放。拖动镜头，或聚焦后按 Alt+左/右方向键，即可调整顺序。',
-  'studio.timeline.card': '镜头 {n}，{length}：从这里播放',
   'studio.timeline.cardNoTake': '镜头 {n}：没有已完成的版本',
   'studio.timeline.shot': '镜头 {n}',
   'studio.timeline.noTake': '没有已完成的版本',

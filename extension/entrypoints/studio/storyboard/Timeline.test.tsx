@@ -63,7 +63,9 @@ describe('Studio: the timeline', { timeout: 20_000 }, () => {
     // Widths follow the lengths.
     expect(cards().map((c) => c.style.flexGrow)).toEqual(['5.04', '4', '1']);
     expect(byTestId('timeline-skipped').textContent).toBe('Skipped when playing (no completed take): shot 3.');
-    expect(cardButton(1).getAttribute('aria-label')).toBe('Shot 1, 5.0 s: play from here');
+    // Named by what it shows; the hint says what pressing and Alt+arrows do.
+    expect(cardButton(1).textContent).toBe('Shot 1 5.0 s');
+    expect(document.getElementById(cardButton(1).getAttribute('aria-describedby')!)!.textContent).toMatch(/^Press a shot to play from it\. To reorder, drag a shot, or focus it and press Alt\+Left or Alt\+Right\.$/);
   });
 
   it('moves a focused shot with Alt+Right and Alt+Left, stored as the arrow buttons store it, and says where it went', async () => {

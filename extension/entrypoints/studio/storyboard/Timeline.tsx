@@ -128,7 +128,7 @@ interface CardProps {
   onDrop: () => void;
 }
 
-/** One shot on the strip: the frame its take starts from and the one it ends on, its length. */
+/** One shot on the strip: the frame its take starts from and the one it ends on, its length (its visible words are its name; the hint says what pressing does). */
 function TimelineCard({ shot, seconds, current, onMeasured, onPress, onKey, onDragStart, onDrop }: CardProps) {
   const still = useStill(shot.take ? taskSubject(shot.take, Date.now()) : null, 'card');
   useEffect(() => {
@@ -155,7 +155,6 @@ function TimelineCard({ shot, seconds, current, onMeasured, onPress, onKey, onDr
     >
       <button
         type="button"
-        aria-label={shot.take ? t('studio.timeline.card', { n: shot.number, length }) : t('studio.timeline.cardNoTake', { n: shot.number })}
         aria-describedby="timeline-hint"
         onClick={onPress}
         onKeyDown={(e) => {
@@ -175,7 +174,7 @@ function TimelineCard({ shot, seconds, current, onMeasured, onPress, onKey, onDr
           )}
         </span>
         <span class="timeline-card__meta">
-          <span>{t('studio.timeline.shot', { n: shot.number })}</span>
+          <span>{t('studio.timeline.shot', { n: shot.number })}</span>{' '}
           <span data-testid="card-length">{length}</span>
         </span>
       </button>
