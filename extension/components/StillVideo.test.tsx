@@ -64,6 +64,16 @@ describe('a video tile’s still', () => {
     expect(taken.calls).toEqual([VIDEO]);
   });
 
+  it('is taken again once the kept copy arrives when the service’s own link could not be read', async () => {
+    taken.answer = { kind: 'unreadable' };
+    mount(<StillVideo subject={{ key: 'cgt-5', url: 'https://cdn.test/v5.mp4' }} class="take__video" label="Take 1" />);
+    await vi.waitFor(() => expect(taken.calls).toEqual(['https://cdn.test/v5.mp4']));
+    taken.answer = { kind: 'taken', head: 'data:image/jpeg;base64,KEPT', duration: 5 };
+    mount(<StillVideo subject={{ key: 'cgt-5', url: VIDEO }} class="take__video" label="Take 1" />);
+    await vi.waitFor(() => expect(player()!.getAttribute('poster')).toBe('data:image/jpeg;base64,KEPT'));
+    expect(taken.calls).toEqual(['https://cdn.test/v5.mp4', VIDEO]);
+  });
+
   it('says in words that the video is gone when it does not load (expired, deleted)', async () => {
     taken.answer = { kind: 'gone' };
     mount(<StillVideo subject={{ key: 'cgt-3', url: VIDEO }} class="take__video" label="Take 1" />);

@@ -31,7 +31,11 @@ export function taskSubject(task: TaskRecord, now: number): StillSubject | null 
 export type StillTaker = (url: string) => Promise<Taken>;
 const loadTaker = async (): Promise<StillTaker> => (await import('@/lib/tasks/still-frame')).takeStills;
 
-/** Per task id: the still as stored or taken, 'gone', or null (none can be had). At most one try per page. */
+/**
+ * Per task id and address: the still as stored or taken, 'gone', or null (none can be had). At most
+ * one try per address and page: a task first seen by the service's link (no CORS, unreadable) is
+ * tried again once its kept copy arrives.
+ */
 const known = new Map<string, Promise<StillRecord | 'gone' | null>>();
 /** One video taken at a time, each after the page is idle. */
 let line: Promise<unknown> = Promise.resolve();
@@ -41,7 +45,8 @@ const idle = (): Promise<void> =>
 
 /** The stored still of a video, taken first if there is none. */
 export function stillOf(subject: StillSubject, taker: () => Promise<StillTaker> = loadTaker): Promise<StillRecord | 'gone' | null> {
-  let found = known.get(subject.key);
+  const at = `${subject.key} ${subject.url}`;
+  let found = known.get(at);
   if (!found) {
     found = (async () => {
       const stored = await stillStore.get(subject.key);
@@ -55,7 +60,7 @@ export function stillOf(subject: StillSubject, taker: () => Promise<StillTaker> 
       await stillStore.put(record);
       return record;
     })();
-    known.set(subject.key, found);
+    known.set(at, found);
   }
   return found;
 }
