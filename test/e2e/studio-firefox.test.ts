@@ -20,7 +20,7 @@ import { clickButton, DARK_THEME_PREFS, launchFirefox, textOf } from './support/
 import { useLocalStack } from './support/local-stack';
 import { readStoreInPage } from './support/read-store-in-page';
 import { bodyBackgroundInPage, DARK, LIGHT, luminance, THEMED_PAGES } from './support/theme';
-import { bytesOf, FRAME_SECONDS, keepBlobsInPage, lastMp4InPage, mp4Facts, playLastMp4InPage, priceStudioModel, sandboxCreates, STUDIO_MODEL, timeExportInPage, untilDone } from './support/studio';
+import { bytesOf, FRAME_SECONDS, keepBlobsInPage, lastMp4InPage, mp4Facts, playLastMp4InPage, priceStudioModel, sandboxCreates, stillsInPage, storyboardPlayInPage, STUDIO_MODEL, timeExportInPage, untilDone } from './support/studio';
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const MEMBER = 'Firefox studio tester';
@@ -127,6 +127,19 @@ test('connects over CORS and builds a chained three-shot storyboard, run to comp
   const width = createOutputSize(takes[2]!.body)!.width;
   await until('shot 3 player decoded', () => studio.evaluate((w) => [...document.querySelectorAll<HTMLVideoElement>('.shot-editor video')].some((v) => v.readyState >= 2 && v.videoWidth === w), width), 20_000);
   await screenshot(studio, '02-storyboard-completed');
+
+  // Stills before anything plays (shot 3's take, each timeline card's head and tail), none black.
+  await until('the stills taken', async () => (await count('.shot-editor video[data-still="ready"]')) === 1 && (await count('[data-testid="card-head"]')) === 3 && (await count('[data-testid="card-tail"]')) === 3, 30_000);
+  const stills = await studio.evaluate(stillsInPage, '.shot-editor video, [data-testid="card-head"], [data-testid="card-tail"]');
+  expect(stills).toHaveLength(7);
+  for (const still of stills) expect(still.lit, `the still ${still.src} has content`).toBeGreaterThan(0.05);
+  // Play storyboard: shot 1, then shot 2 when it ends, the highlight following.
+  await studio.click('[data-testid="play-storyboard"]');
+  const ids = board!.shots.map((s) => s.id);
+  await until('shot 1 playing', async () => (await studio.evaluate(storyboardPlayInPage, false)).shot === ids[0]);
+  await until('shot 2 playing after shot 1 ended', async () => (await studio.evaluate(storyboardPlayInPage, true)).shot === ids[1], 30_000);
+  await screenshot(studio, '02-timeline-playing');
+  await studio.click('[data-testid="stop-storyboard"]');
 });
 
 test('a batch of four seeds: the total quoted, four tasks launched', async () => {

@@ -43,6 +43,8 @@ import {
   playLastMp4InPage,
   priceStudioModel,
   sandboxCreates,
+  stillsInPage,
+  storyboardPlayInPage,
   STUDIO_FIRST_PAINT_BUDGET_GZIP,
   STUDIO_MODEL,
   timeExportInPage,
@@ -197,6 +199,25 @@ test('storyboard: three shots chained on the last frame, built and reordered wit
   const player = studio.getByLabel('Take 1 of shot 3');
   await studio.waitForFunction((el) => (el as HTMLVideoElement).readyState >= 2, await player.elementHandle(), { timeout: 20_000 });
   await shot(studio, '02-storyboard-completed');
+
+  // Stills before anything plays: shot 3's take (taken from its video: it kept no last frame) and
+  // each timeline card's head and tail (shots 1 and 2 end on their kept last frames), none black.
+  await expect.poll(() => studio.locator('.shot-editor video[data-still="ready"]').count(), { timeout: 30_000 }).toBe(1);
+  await expect.poll(() => studio.locator('[data-testid="card-head"]').count(), { timeout: 30_000 }).toBe(3);
+  await expect.poll(() => studio.locator('[data-testid="card-tail"]').count(), { timeout: 30_000 }).toBe(3);
+  const stills = await studio.evaluate(stillsInPage, '.shot-editor video, [data-testid="card-head"], [data-testid="card-tail"]');
+  expect(stills).toHaveLength(7);
+  for (const still of stills) expect(still.lit, `the still ${still.src} has content`).toBeGreaterThan(0.05);
+  expect(await studio.getByTestId('timeline-total').innerText()).toMatch(/^Total 1[45]\.\d s$/);
+
+  // Play storyboard: shot 1 in the one player, then shot 2 when it ends, the highlight following.
+  await studio.getByTestId('play-storyboard').click();
+  const ids = board!.shots.map((s) => s.id);
+  await expect.poll(() => studio.evaluate(storyboardPlayInPage, false), { timeout: 15_000 }).toMatchObject({ shot: ids[0], src: expect.stringMatching(/^https?:/) });
+  await shot(studio, '02-timeline-playing');
+  await expect.poll(() => studio.evaluate(storyboardPlayInPage, true), { timeout: 30_000 }).toMatchObject({ shot: ids[1] });
+  expect(await studio.getByTestId('timeline-said').innerText()).toBe('Playing shot 2');
+  await studio.getByTestId('stop-storyboard').click();
 });
 
 test('batch: four seeds quoted as four times one task, launched as four tasks', async () => {
@@ -239,6 +260,10 @@ test('batch: four seeds quoted as four times one task, launched as four tasks', 
   );
   expect(settled).toEqual(['completed', 'completed', 'completed', 'completed']);
   await expect.poll(() => studio.locator('[data-testid="batch-cell"] video').count(), { timeout: 15_000 }).toBe(4);
+  // Each take shows a still taken from its video before it is played, not a black box.
+  await expect.poll(() => studio.locator('[data-testid="batch-cell"] video[data-still="ready"]').count(), { timeout: 30_000 }).toBe(4);
+  const stills = await studio.evaluate(stillsInPage, '[data-testid="batch-cell"] video');
+  for (const still of stills) expect(still.lit, `the still ${still.src} has content`).toBeGreaterThan(0.05);
   await shot(studio, '04-batch-grid');
 });
 

@@ -39,6 +39,7 @@ export const tasksEn = {
   'tasks.unknownNote': 'The service cannot tell this task’s status right now; Arkbridge checks again later.',
   'tasks.noUrl': 'The service reported no video address.',
   'tasks.player': 'Generated video',
+  'tasks.still.gone': 'This video is gone: its link expired or its copy was deleted.',
   'tasks.download': 'Download',
   'tasks.copyLink': 'Copy link',
   'tasks.downloadStarted': 'Download started.',

@@ -354,6 +354,7 @@ const popupZhCN = {
   'tasks.unknownNote': '服务暂时无法确定此任务的状态；Arkbridge 稍后会再次查询。',
   'tasks.noUrl': '服务未返回视频地址。',
   'tasks.player': '生成的视频',
+  'tasks.still.gone': '此视频已不可用：链接已失效或副本已删除。',
   'tasks.download': '下载',
   'tasks.copyLink': '复制链接',
   'tasks.downloadStarted': '已开始下载。',

@@ -4,6 +4,7 @@ import type { AssetRecord, LocalAssetStatus } from '@/lib/storage/records/asset-
 import type { GroupRecord } from '@/lib/storage/records/group-record';
 import type { QueuedOperation } from '@/lib/storage/records/queued-operation';
 import type { SettingKey, Settings } from '@/lib/storage/records/setting-values';
+import type { StillRecord } from '@/lib/storage/records/still-record';
 import type { BatchRecord, StoryboardRecord } from '@/lib/storage/records/studio-records';
 import type { LocalTaskStatus, TaskRecord } from '@/lib/storage/records/task-record';
 
@@ -11,7 +12,7 @@ import type { LocalTaskStatus, TaskRecord } from '@/lib/storage/records/task-rec
  * The extension's single source of truth: IndexedDB, so that state survives the service worker
  * being stopped at any moment. Versioned; `upgrade` migrates step by step. Only the store modules
  * beside this one (group-store, asset-store, task-store, queue-store, settings-store,
- * storyboard-store, batch-store) open it:
+ * storyboard-store, batch-store, still-store) open it:
  * each owns the reads and writes of its store, typed.
  */
 
@@ -29,12 +30,14 @@ export interface ArkbridgeDB extends DBSchema {
   storyboards: { key: string; value: StoryboardRecord; indexes: { byUpdatedAt: number } };
   /** The studio's batches (version 2). */
   batches: { key: string; value: BatchRecord; indexes: { byCreatedAt: number } };
+  /** Stills taken from completed videos, by task id (version 3). */
+  stills: { key: string; value: StillRecord };
 }
 
-export type StoreName = 'groups' | 'assets' | 'tasks' | 'queue' | 'settings' | 'storyboards' | 'batches';
+export type StoreName = 'groups' | 'assets' | 'tasks' | 'queue' | 'settings' | 'storyboards' | 'batches' | 'stills';
 
 export const DB_NAME = 'arkbridge';
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 export type Database = IDBPDatabase<ArkbridgeDB>;
 
@@ -64,6 +67,8 @@ export function db(): Promise<Database> {
         database.createObjectStore('storyboards', { keyPath: 'id' }).createIndex('byUpdatedAt', 'updatedAt');
         database.createObjectStore('batches', { keyPath: 'id' }).createIndex('byCreatedAt', 'createdAt');
       }
+      // A new store only: what versions 1 and 2 hold stays as it is.
+      if (oldVersion < 3) database.createObjectStore('stills', { keyPath: 'taskId' });
     },
     blocking() {
       // A newer version wants to upgrade (another context): let it.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { modelSpec } from '@@/shared';
 import { MODEL_IDS as ids } from '@@/shared/catalog/testing/model-ids';
-import { addShot, applyEdit, deleteShot, duplicateShot, moveShot, newStoryboard, updateShot } from '@/lib/studio/storyboard-edit';
+import { addShot, applyEdit, deleteShot, duplicateShot, moveShot, moveShotTo, newStoryboard, updateShot } from '@/lib/studio/storyboard-edit';
 
 const prompts = (board: { shots: { form: { prompt: string } }[] }) => board.shots.map((s) => s.form.prompt);
 
@@ -20,6 +20,13 @@ describe('editing a storyboard', () => {
     expect(prompts(applyEdit(board, moveShot(second, -1), modelSpec))).toEqual(['p2', 'p1', 'p3']);
     expect(prompts(applyEdit(board, moveShot(second, 1), modelSpec))).toEqual(['p1', 'p3', 'p2']);
     expect(prompts(applyEdit(board, moveShot(board.shots[0]!.id, -1), modelSpec))).toEqual(['p1', 'p2', 'p3']);
+  });
+
+  it('moves a shot to any place (a drag on the timeline), the others keeping their order', () => {
+    const board = base();
+    expect(prompts(applyEdit(board, moveShotTo(board.shots[0]!.id, 2), modelSpec))).toEqual(['p2', 'p3', 'p1']);
+    expect(prompts(applyEdit(board, moveShotTo(board.shots[2]!.id, 0), modelSpec))).toEqual(['p3', 'p1', 'p2']);
+    expect(prompts(applyEdit(board, moveShotTo(board.shots[1]!.id, 3), modelSpec))).toEqual(['p1', 'p2', 'p3']);
   });
 
   it('duplicates a shot right after it, without its takes; deletes one', () => {

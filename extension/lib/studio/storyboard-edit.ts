@@ -34,17 +34,22 @@ export const addShot =
     return { ...board, shots: [...board.shots, newShot(form.model, form)] };
   };
 
+/** Moves a shot to place `to` (0-based; the timeline's drag and keys); nothing past either end. */
+export const moveShotTo =
+  (id: string, to: number): Edit =>
+  (board) => {
+    const from = board.shots.findIndex((s) => s.id === id);
+    if (from < 0 || to < 0 || to >= board.shots.length || to === from) return board;
+    const shots = board.shots.filter((s) => s.id !== id);
+    shots.splice(to, 0, board.shots[from]!);
+    return { ...board, shots };
+  };
+
 /** Moves a shot one place up (-1) or down (+1); nothing at either end. */
 export const moveShot =
   (id: string, delta: -1 | 1): Edit =>
-  (board) => {
-    const from = board.shots.findIndex((s) => s.id === id);
-    const to = from + delta;
-    if (from < 0 || to < 0 || to >= board.shots.length) return board;
-    const shots = [...board.shots];
-    [shots[from], shots[to]] = [shots[to]!, shots[from]!];
-    return { ...board, shots };
-  };
+  (board) =>
+    moveShotTo(id, board.shots.findIndex((s) => s.id === id) + delta)(board);
 
 /** A copy of the shot right after it: its prompt, references, settings and chain, none of its takes. */
 export const duplicateShot =

@@ -174,3 +174,40 @@ export async function timeExportInPage(): Promise<{ ms: number; text: string }> 
     button.click();
   });
 }
+
+/**
+ * In the page: each still under `selector` (a video's poster, an image's source) drawn into a
+ * canvas, with the share of its pixels that are not black (any channel above 32 of 255).
+ */
+export async function stillsInPage(selector: string): Promise<{ src: string; lit: number }[]> {
+  const sources = [...document.querySelectorAll(selector)].map((el) => (el instanceof HTMLVideoElement ? el.poster : (el as HTMLImageElement).src));
+  return Promise.all(
+    sources.map(async (src) => {
+      if (!src) return { src: '(none)', lit: 0 };
+      const image = new Image();
+      image.crossOrigin = 'anonymous';
+      await new Promise((resolve, reject) => {
+        image.onload = resolve;
+        image.onerror = () => reject(new Error(`the still ${src.slice(0, 80)} does not load`));
+        image.src = src;
+      });
+      const canvas = document.createElement('canvas');
+      canvas.width = image.naturalWidth;
+      canvas.height = image.naturalHeight;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(image, 0, 0);
+      const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+      let lit = 0;
+      for (let i = 0; i < pixels.length; i += 4) if (Math.max(pixels[i]!, pixels[i + 1]!, pixels[i + 2]!) > 32) lit++;
+      return { src: src.slice(0, 60), lit: lit / (canvas.width * canvas.height || 1) };
+    }),
+  );
+}
+
+/** In the page: the storyboard player's place (the highlighted card's shot, its source); `hurry`: it moved near its end, so that it ends soon. */
+export function storyboardPlayInPage(hurry: boolean): { shot: string | null; src: string | null } {
+  const player = document.querySelector<HTMLVideoElement>('[data-testid="storyboard-player"]');
+  const card = document.querySelector('[data-testid="timeline-card"][aria-current="true"]');
+  if (hurry && player && Number.isFinite(player.duration) && player.duration > 1 && player.currentTime < player.duration - 1) player.currentTime = player.duration - 0.5;
+  return { shot: card?.getAttribute('data-card-id') ?? null, src: player?.getAttribute('src') ?? null };
+}

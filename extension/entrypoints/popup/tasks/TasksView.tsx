@@ -3,6 +3,7 @@ import { useContext, useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { modelSpec } from '@@/shared';
 import { Banner } from '@/components/Banner';
+import { StillVideo } from '@/components/StillVideo';
 import { WaitingForService } from '@/components/WaitingForService';
 import { t } from '@/lib/i18n/translate';
 import { tellBackground } from '@/lib/messaging/extension-messages';
@@ -33,6 +34,7 @@ import {
 } from '@/lib/tasks/task-presentation';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { readTasks, refreshTasks } from '@/lib/tasks/task-refresh';
+import { taskSubject } from '@/lib/tasks/task-stills';
 import { submitAgain, type SubmittingTask } from '@/lib/tasks/task-submit';
 import '@/entrypoints/popup/tasks/tasks.css';
 import { Publish } from '@/entrypoints/popup/tasks/Publish';
@@ -198,7 +200,7 @@ function Completed({ task, now }: { task: TaskRecord; now: number }) {
 
   return (
     <div class="task__result">
-      <video class="task__video" controls preload="metadata" src={url} aria-label={t('tasks.player')} />
+      <StillVideo subject={taskSubject(task, now) ?? { key: task.localId, url }} class="task__video" label={t('tasks.player')} />
       <div class="task__actions">
         <button type="button" class="primary" onClick={() => void download()}>
           {t('tasks.download')}

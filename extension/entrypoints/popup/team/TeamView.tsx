@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type GalleryItem, modelSpec } from '@@/shared';
 import { Banner } from '@/components/Banner';
+import { StillVideo } from '@/components/StillVideo';
 import { formatAmount } from '@/lib/format/money-display';
 import { reuseRequest } from '@/lib/generate/generate-draft';
 import { t } from '@/lib/i18n/translate';
@@ -151,7 +152,7 @@ function GalleryEntry({ item, mine, onReuse, onRemoved }: { item: GalleryItem; m
         </span>
       </div>
       {item.keptUrl ? (
-        <video class="gallery__video" controls preload="metadata" src={item.keptUrl} aria-label={t('team.player', { name: who, model })} />
+        <StillVideo subject={{ key: item.taskId, url: item.keptUrl }} class="gallery__video" label={t('team.player', { name: who, model })} />
       ) : (
         <p class="muted">{t('team.noVideo')}</p>
       )}

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { modelSpec } from '@@/shared';
 import { Field } from '@/components/Field';
 import { batchDate } from '@/entrypoints/studio/batch/BatchGrid';
@@ -11,6 +11,9 @@ import { taskStore } from '@/lib/storage/task-store';
 import { CompareSync } from '@/lib/studio/compare-sync';
 import { chooseTake, type TakeOwner } from '@/lib/studio/take-links';
 import { videoAddress } from '@/lib/tasks/task-presentation';
+import { taskSubject } from '@/lib/tasks/task-stills';
+import { useStill } from '@/lib/tasks/use-still';
+import '@/components/stills.css';
 import '@/entrypoints/studio/compare/compare.css';
 import '@/lib/i18n/studio.en';
 
@@ -51,6 +54,8 @@ export function CompareView() {
   const [picked, setPicked] = useState<string[] | null>(null);
   const [time, setTime] = useState(0);
   const [playing, setPlaying] = useState(false);
+  const [posters, setPosters] = useState<ReadonlyMap<string, string>>(new Map());
+  const setPoster = (id: string, poster: string) => setPosters((current) => (current.get(id) === poster ? current : new Map(current).set(id, poster)));
   const players = useRef<(HTMLVideoElement | null)[]>([]);
   const sync = useMemo(() => new CompareSync(() => players.current.filter((p): p is HTMLVideoElement => p !== null)), []);
 
@@ -151,14 +156,16 @@ export function CompareView() {
               </p>
               <video
                 ref={(el) => void (players.current[i] = el)}
-                class="take__video"
+                class="take__video still-video"
                 src={videoAddress(task, Date.now())}
+                poster={posters.get(task.localId)}
                 preload="auto"
                 playsInline
                 aria-label={name}
                 onTimeUpdate={i === 0 ? (e) => setTime((e.currentTarget as HTMLVideoElement).currentTime) : undefined}
                 onEnded={i === 0 ? () => setPlaying(false) : undefined}
               />
+              <StillOf task={task} onPoster={setPoster} />
               <button type="button" data-testid="compare-choose" aria-pressed={chosen} onClick={() => void chooseTake(source.owner, task.localId)}>
                 {t('studio.compare.choose', { name })}
               </button>
@@ -168,4 +175,11 @@ export function CompareView() {
       </ul>
     </div>
   );
+}
+
+/** A compared take's still, handed up to its player (the players stay plain elements: the sync drives them). */
+function StillOf({ task, onPoster }: { task: TaskRecord; onPoster: (id: string, poster: string) => void }) {
+  const { poster } = useStill(taskSubject(task, Date.now()), 'poster');
+  useEffect(() => void (poster && onPoster(task.localId, poster)), [poster]);
+  return null;
 }

@@ -6,6 +6,7 @@ import { Dropped } from '@/entrypoints/studio/parts/FormFields';
 import { ExportPanel, type MakeAgain } from '@/entrypoints/studio/storyboard/ExportPanel';
 import { RunStatus } from '@/entrypoints/studio/storyboard/RunStatus';
 import { ShotEditor } from '@/entrypoints/studio/storyboard/ShotEditor';
+import { Timeline } from '@/entrypoints/studio/storyboard/Timeline';
 import { type ShotAction, ShotList } from '@/entrypoints/studio/storyboard/ShotList';
 import { useStudioModels } from '@/entrypoints/studio/use-studio-models';
 import type { GenerateForm } from '@/lib/generate/generate-form';
@@ -17,7 +18,7 @@ import { announceChange } from '@/lib/storage/store-changes';
 import { storyboardStore } from '@/lib/storage/storyboard-store';
 import { formAtSize } from '@/lib/studio/export-sizes';
 import { runPending } from '@/lib/studio/run-plan';
-import { addShot, applyEdit, deleteShot, duplicateShot, moveShot, newShot, newStoryboard, updateShot } from '@/lib/studio/storyboard-edit';
+import { addShot, applyEdit, deleteShot, duplicateShot, moveShot, moveShotTo, newShot, newStoryboard, updateShot } from '@/lib/studio/storyboard-edit';
 import { boardTasks, startRun, stopRun } from '@/lib/studio/run-driver';
 import '@/entrypoints/studio/storyboard/storyboard.css';
 import '@/lib/i18n/studio.en';
@@ -179,6 +180,7 @@ export function StoryboardView({ handoff, onHandoffTaken }: StoryboardViewProps)
           <p class="studio-muted" id="run-all-hint">
             {t('studio.run.allHint')}
           </p>
+          <Timeline board={board} tasks={tasks} onMove={(shotId, to) => edit(moveShotTo(shotId, to))} />
           <div class="storyboard__columns">
             <div class="storyboard__shots">
               <ShotList board={board} tasks={tasks} selected={board.shots[index]?.id ?? null} focus={focus} specOf={specOf} allowHttp={allowHttp} onAction={(a, id, i) => void act(a, id, i)} />
