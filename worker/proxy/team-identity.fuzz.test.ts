@@ -323,7 +323,7 @@ describe('fuzz: sources, sharing, gallery, transfers, quotes', () => {
 
 /**
  * Every route the app serves, and the fuzz test that sends it hostile input: this file's,
- * fuzz.test.ts's (the library, video, uploads, budgets, prices, reports, console sign-in), or
+ * fuzz.test.ts's (the library, video, uploads, budgets, prices, reports, the queue, console sign-in), or
  * access-keys.fuzz.test.ts's.
  */
 const FUZZED: Record<string, string> = {
@@ -346,6 +346,11 @@ const FUZZED: Record<string, string> = {
   'GET /admin/usage': 'fuzz.test.ts',
   'GET /admin/tasks': 'fuzz.test.ts',
   'GET /admin/audit': 'fuzz.test.ts',
+  'GET /proxy/queue': 'fuzz.test.ts',
+  'GET /proxy/queue/:id': 'fuzz.test.ts',
+  'DELETE /proxy/queue/:id': 'fuzz.test.ts',
+  'GET /admin/queue': 'fuzz.test.ts',
+  'DELETE /admin/queue/:id': 'fuzz.test.ts',
   'PUT /admin/members/:id/scope': 'member identity',
   'PUT /admin/members/:id/email': 'member identity',
   'GET /admin/members/:id/tokens': 'member identity',

@@ -9,7 +9,7 @@ import { csrfField } from './console-page';
 export const queuePages = new Hono<ConsoleEnv>();
 
 /** How long ago `createdAt` (Unix seconds) was, in its largest whole unit. */
-export function ageOf(t: Translate, createdAt: number, nowMs: number): string {
+function ageOf(t: Translate, createdAt: number, nowMs: number): string {
   const s = Math.max(0, Math.floor(nowMs / 1000) - createdAt);
   if (s < 60) return t('queue.ageSeconds', { n: s });
   if (s < 3600) return t('queue.ageMinutes', { n: Math.floor(s / 60) });
