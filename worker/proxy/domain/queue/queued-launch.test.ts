@@ -2,7 +2,7 @@ import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
 import { ledgerObject, memberObject } from '../../objects/handles';
 import { call, proxyEnv, sandbox, type Member } from '../../testing/proxy-test-client';
-import { finishTasks, priceModel, resetPrices, setBudget, usage } from '../../testing/gateway-test-steps';
+import { admin, finishTasks, priceModel, resetPrices, setBudget, usage } from '../../testing/gateway-test-steps';
 import { advanceSandbox, count, member, MODEL, runTracking, upstream } from '../../testing/proxy-test-steps';
 import { freezeSandbox, PREFER, createAt, queueItem, queueState, runQueue, sandboxLimit, until } from '../../testing/queue-test-steps';
 import { inbox, runMemberWebhooks } from '../../testing/webhook-test-steps';
@@ -116,6 +116,33 @@ describe('a queued create launches', () => {
       const events = await received();
       expect(events.map((e) => e.type)).toEqual(['task.failed']);
       expect(events[0]!.data).toEqual(failed);
+    } finally {
+      await resetPrices();
+    }
+  });
+});
+
+describe('a member revoked while their create waits', () => {
+  it('has it end failed member_revoked when its turn comes, nothing sent, its reservation released', async () => {
+    await priceModel(1);
+    try {
+      const [a, b] = [await member('qv-a'), await member('qv-b')];
+      expect((await createAt('1', a)).status).toBe(200);
+      const id = (await createAt('1', b, PREFER)).body.id as string;
+      expect((await admin('DELETE', `/admin/members/${b.id}`)).status).toBe(204);
+      const { value: item, calls } = await upstream(async () => {
+        await advanceSandbox(60);
+        await runTracking(a);
+        return until(async () => {
+          await runQueue();
+          const item = (await admin('GET', '/admin/queue')).body.items.find((i: { id: string }) => i.id === id);
+          expect(item.status).toBe('failed');
+          return item;
+        });
+      });
+      expect(item).toMatchObject({ memberId: b.id, taskId: null, error: { code: 'member_revoked' } });
+      expect(calls('v1-create')).toBe(0);
+      expect(await ledgerRows('SELECT id FROM charges WHERE member = ?', b.id)).toEqual([]);
     } finally {
       await resetPrices();
     }
