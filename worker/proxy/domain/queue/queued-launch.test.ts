@@ -4,7 +4,7 @@ import { ledgerObject, memberObject } from '../../objects/handles';
 import { call, proxyEnv, sandbox, type Member } from '../../testing/proxy-test-client';
 import { admin, finishTasks, priceModel, resetPrices, setBudget, usage } from '../../testing/gateway-test-steps';
 import { advanceSandbox, count, member, MODEL, runTracking, upstream } from '../../testing/proxy-test-steps';
-import { freezeSandbox, PREFER, createAt, queueItem, queueState, runQueue, sandboxLimit, until } from '../../testing/queue-test-steps';
+import { freezeSandbox, PREFER, createAt, queueItem, queueRows, queueState, runQueue, sandboxLimit, until } from '../../testing/queue-test-steps';
 import { inbox, runMemberWebhooks } from '../../testing/webhook-test-steps';
 
 /**
@@ -228,11 +228,15 @@ describe('many creates at once', () => {
       const queued = answers.filter(({ r }) => r.status === 202);
       expect(direct.length + queued.length).toBe(46);
 
-      const launched = await drive(members, async () => {
-        const items = await Promise.all(queued.map(({ r, m }) => queueItem(m, r.body.id)));
-        expect(items.filter((i) => i.status !== 'launched')).toEqual([]);
-        return items;
+      // Followed in the queue's storage: one read a round (members' reads, below, once at the end).
+      const ids = new Set(queued.map(({ r }) => r.body.id as string));
+      await drive(members, async () => {
+        const rows = await queueRows<{ id: string; status: string }>('SELECT id, status FROM queue_items');
+        expect(rows.filter((row) => ids.has(row.id) && row.status !== 'launched')).toEqual([]);
       }, 100_000);
+      const lists = await Promise.all(members.map(async (m) => (await call(m, 'GET', '/proxy/queue')).body.items as { id: string; status: string; taskId: string }[]));
+      const launched = lists.flat().filter((i) => ids.has(i.id));
+      expect(launched.map((i) => i.status)).toEqual(Array(queued.length).fill('launched'));
       const after = await sandbox.stats();
       const tasks = [...direct, ...launched.map((i) => i.taskId)];
       expect(new Set(tasks).size).toBe(46);
