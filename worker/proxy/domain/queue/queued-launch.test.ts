@@ -2,9 +2,9 @@ import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
 import { ledgerObject, memberObject } from '../../objects/handles';
 import { call, proxyEnv, sandbox, type Member } from '../../testing/proxy-test-client';
-import { finishTasks, priceModel, resetPrices, setBudget, usage } from '../../testing/gateway-test-steps';
+import { admin, finishTasks, priceModel, resetPrices, setBudget, usage } from '../../testing/gateway-test-steps';
 import { advanceSandbox, count, member, MODEL, runTracking, upstream } from '../../testing/proxy-test-steps';
-import { freezeSandbox, PREFER, createAt, queueItem, queueState, runQueue, sandboxLimit, until } from '../../testing/queue-test-steps';
+import { freezeSandbox, PREFER, createAt, queueItem, queueRows, queueState, runQueue, sandboxLimit, until } from '../../testing/queue-test-steps';
 import { inbox, runMemberWebhooks } from '../../testing/webhook-test-steps';
 
 /**
@@ -122,6 +122,33 @@ describe('a queued create launches', () => {
   });
 });
 
+describe('a member revoked while their create waits', () => {
+  it('has it end failed member_revoked when its turn comes, nothing sent, its reservation released', async () => {
+    await priceModel(1);
+    try {
+      const [a, b] = [await member('qv-a'), await member('qv-b')];
+      expect((await createAt('1', a)).status).toBe(200);
+      const id = (await createAt('1', b, PREFER)).body.id as string;
+      expect((await admin('DELETE', `/admin/members/${b.id}`)).status).toBe(204);
+      const { value: item, calls } = await upstream(async () => {
+        await advanceSandbox(60);
+        await runTracking(a);
+        return until(async () => {
+          await runQueue();
+          const item = (await admin('GET', '/admin/queue')).body.items.find((i: { id: string }) => i.id === id);
+          expect(item.status).toBe('failed');
+          return item;
+        });
+      });
+      expect(item).toMatchObject({ memberId: b.id, taskId: null, error: { code: 'member_revoked' } });
+      expect(calls('v1-create')).toBe(0);
+      expect(await ledgerRows('SELECT id FROM charges WHERE member = ?', b.id)).toEqual([]);
+    } finally {
+      await resetPrices();
+    }
+  });
+});
+
 describe('the service\'s own 429', () => {
   it('queues the create (202), backs the team off by its Retry-After, lets one create probe, and launches once the service has room', async () => {
     await priceModel(1);
@@ -201,11 +228,15 @@ describe('many creates at once', () => {
       const queued = answers.filter(({ r }) => r.status === 202);
       expect(direct.length + queued.length).toBe(46);
 
-      const launched = await drive(members, async () => {
-        const items = await Promise.all(queued.map(({ r, m }) => queueItem(m, r.body.id)));
-        expect(items.filter((i) => i.status !== 'launched')).toEqual([]);
-        return items;
+      // Followed in the queue's storage: one read a round (members' reads, below, once at the end).
+      const ids = new Set(queued.map(({ r }) => r.body.id as string));
+      await drive(members, async () => {
+        const rows = await queueRows<{ id: string; status: string }>('SELECT id, status FROM queue_items');
+        expect(rows.filter((row) => ids.has(row.id) && row.status !== 'launched')).toEqual([]);
       }, 100_000);
+      const lists = await Promise.all(members.map(async (m) => (await call(m, 'GET', '/proxy/queue')).body.items as { id: string; status: string; taskId: string }[]));
+      const launched = lists.flat().filter((i) => ids.has(i.id));
+      expect(launched.map((i) => i.status)).toEqual(Array(queued.length).fill('launched'));
       const after = await sandbox.stats();
       const tasks = [...direct, ...launched.map((i) => i.taskId)];
       expect(new Set(tasks).size).toBe(46);

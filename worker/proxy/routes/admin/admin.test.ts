@@ -188,6 +188,8 @@ describe('admin authentication', () => {
     ['GET', '/admin/members', undefined],
     ['DELETE', '/admin/members/m0000000000000000', undefined],
     ['POST', '/admin/members/m0000000000000000/token', undefined],
+    // Everyone's queued creates (docs/queue.md): a member token reads only its own, at /proxy/queue.
+    ['GET', '/admin/queue', undefined],
   ];
 
   it.each(routes)('%s %s needs the admin token (401 when missing or wrong)', async (method, path, body) => {
