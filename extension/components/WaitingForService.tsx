@@ -6,6 +6,7 @@ import { notConnected } from '@/lib/proxy/failure-message';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { cancelWaiting } from '@/lib/tasks/task-cancel';
 import '@/lib/i18n/tasks.en';
+import { TaskProblem } from './TaskProblem';
 
 /**
  * Under a task waiting for the service (the popup's Tasks view, the studio's takes): what waiting
@@ -36,11 +37,7 @@ export function WaitingForService({ task, label }: { task: TaskRecord; label?: s
       <button type="button" data-testid="waiting-cancel" disabled={busy} aria-label={label ? `${t('tasks.waiting.cancel')}: ${label}` : undefined} onClick={() => void cancel()}>
         {busy ? t('tasks.waiting.cancelling') : t('tasks.waiting.cancel')}
       </button>
-      {problem && (
-        <p class="task__message task__message--error" role="alert">
-          {problem}
-        </p>
-      )}
+      <TaskProblem problem={problem} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { notConnected } from '@/lib/proxy/failure-message';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { canPublish, publishToTeam } from '@/lib/tasks/task-publish';
 import '@/lib/i18n/team.en';
+import { TaskProblem } from '@/components/TaskProblem';
 
 /** "Publish to the team" on a completed task (the team gallery), then its published state or why not. */
 export function Publish({ task }: { task: TaskRecord }) {
@@ -39,11 +40,7 @@ export function Publish({ task }: { task: TaskRecord }) {
       <button type="button" disabled={busy} onClick={() => void publish()}>
         {busy ? t('publish.busy') : t('publish.action')}
       </button>
-      {problem && (
-        <p class="task__message task__message--error" role="alert">
-          {problem}
-        </p>
-      )}
+      <TaskProblem problem={problem} />
     </div>
   );
 }

@@ -41,6 +41,7 @@ import { Publish } from '@/entrypoints/popup/tasks/Publish';
 import { useFirstPaintMark } from '@/lib/popup/first-paint';
 import { assetStore } from '@/lib/storage/asset-store';
 import '@/lib/i18n/tasks.en';
+import { TaskProblem } from '@/components/TaskProblem';
 
 export const POLL_MS = 3_000;
 
@@ -279,11 +280,7 @@ function Failed({ task, named }: { task: TaskRecord; named: string | null }) {
           {t('tasks.again')}
         </button>
       )}
-      {problem && (
-        <p class="task__message task__message--error" role="alert">
-          {problem}
-        </p>
-      )}
+      <TaskProblem problem={problem} />
     </div>
   );
 }
