@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ALARM, PORTRAIT_CHECK_MS } from '@/lib/background/background-sync';
 import { resetBackoff, syncSoon } from '@/lib/messaging/sync-soon';
+import { KEPT_READ_MIN_MS } from '@/lib/poll/task-polling';
 import { saveSession } from '@/lib/portrait/portrait-store';
 import { FakePortraitProxy, PROXY_URL, TOKEN } from '@/lib/portrait/testing/fake-portrait';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
@@ -243,6 +244,25 @@ describe('syncSoon', () => {
     expect(await alarmDelay()).toBeNull();
     await syncSoon();
     expect(mocks.notify).toHaveBeenCalledTimes(2);
+  });
+
+  it('reads again on its alarm, with nothing else to follow, a kept copy still being made when its task completed, until it is kept', async () => {
+    const cost = { cost: 1, currency: 'CNY', priced: true };
+    const done = { status: 'completed' as const, progress: 100, metadata: { url: 'https://cdn.example.com/v.mp4' } };
+    await (await db()).put('tasks', { localId: 'last', taskId: 'task-last', model: 'm', body: {} as TaskRecord['body'], status: 'in_progress', progress: 50, idempotencyKey: 'last', notified: false, createdAt: T0 });
+    proxy.setTask('task-last', { ...done, arkbridge: { ...cost, keep: 'pending' } });
+    await syncSoon();
+    expect(await (await db()).get('tasks', 'last')).toMatchObject({ status: 'completed', keep: 'pending' });
+    // No task open: the alarm is kept for the copy's next read, once it is due.
+    expect(await alarmDelay()).toBe(KEPT_READ_MIN_MS);
+
+    const keptUrl = 'https://proxy.example.com/media/o-last?expires=1&sig=00';
+    proxy.setTask('task-last', { ...done, arkbridge: { ...cost, keptUrl, keptUntil: T0 / 1000 + 30 * 86_400 } });
+    await alarmFires();
+    const kept = await (await db()).get('tasks', 'last');
+    expect(kept).toMatchObject({ status: 'completed', keptUrl });
+    expect(kept!.keep).toBeUndefined();
+    expect(await alarmDelay()).toBeNull();
   });
 
   it('follows a create waiting for the service on its alarm until it launches, then as the ordinary task to its end', async () => {

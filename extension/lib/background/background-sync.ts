@@ -5,7 +5,7 @@ import { t } from '@/lib/i18n/translate';
 import { notify, setBadge } from '@/lib/messaging/notify';
 import { FIRST_SYNC_DELAY_MS, setSyncPass, syncSoon } from '@/lib/messaging/sync-soon';
 import { pollAssets } from '@/lib/poll/asset-polling';
-import { pollTasks } from '@/lib/poll/task-polling';
+import { nextKeptCopyRead, pollTasks } from '@/lib/poll/task-polling';
 import { readSession } from '@/lib/portrait/portrait-store';
 import { ApiError } from '@/lib/proxy/api-failure';
 import { connectedClient, recordRefusedToken } from '@/lib/proxy/connected-client';
@@ -94,10 +94,18 @@ async function schedule(changed: boolean, queueAt: number | null, rateLimitedMs:
   const portraitAt = portrait && portrait.expiresAt > Date.now() ? PORTRAIT_CHECK_MS : Infinity;
   // A run going with nothing to follow (a step cut short) is stepped again, at the polling pace.
   const runGoing = queued + polled === 0 && (await runsGoing());
-  if (queued + polled === 0 && portraitAt === Infinity && !runGoing) return stop();
+  // A kept copy being made is read again when due, whatever else is followed.
+  const keptAt = await nextKeptCopyRead(Date.now());
+  if (queued + polled === 0 && portraitAt === Infinity && !runGoing && keptAt === null) return stop();
   const previous = (await settingsStore.get('syncDelayMs')) ?? FIRST_SYNC_DELAY_MS;
   const pollDelay = changed ? FIRST_SYNC_DELAY_MS : Math.min(previous * 2, MAX_DELAY_MS);
-  const candidates = [polled > 0 ? pollDelay : Infinity, queueAt !== null ? Math.max(0, queueAt - Date.now()) : Infinity, portraitAt, runGoing ? pollDelay : Infinity];
+  const candidates = [
+    polled > 0 ? pollDelay : Infinity,
+    queueAt !== null ? Math.max(0, queueAt - Date.now()) : Infinity,
+    portraitAt,
+    runGoing ? pollDelay : Infinity,
+    keptAt !== null ? keptAt - Date.now() : Infinity,
+  ];
   const delay = rateLimitedMs ?? Math.min(...candidates, MAX_DELAY_MS);
   await settingsStore.put('syncDelayMs', pollDelay);
   await browser.alarms.create(ALARM, { when: Date.now() + delay });

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { KEPT_READ_MIN_MS, KEPT_URL_REFRESH_MS, pollTasks, readKeptCopy } from '@/lib/poll/task-polling';
+import { KEPT_FOLLOW_MS, KEPT_READ_MIN_MS, KEPT_URL_REFRESH_MS, nextKeptCopyRead, pollTasks, readKeptCopy } from '@/lib/poll/task-polling';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { db } from '@/lib/storage/database';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
@@ -132,6 +132,17 @@ describe('pollTasks', () => {
       await database.put('tasks', { ...(await database.get('tasks', 'done'))!, keptReadAt: 0 });
       await pollTasks(client);
       expect(proxy.callsOf('getVideo')).toHaveLength(2);
+    });
+
+    it('a copy being made is waited for (its next read) for two days after its create, then no more', async () => {
+      const now = Date.now();
+      expect(await nextKeptCopyRead(now)).toBeNull();
+      await (await db()).put('tasks', done({ keep: 'pending', keptReadAt: now - 10_000, createdAt: now + KEPT_READ_MIN_MS - KEPT_FOLLOW_MS + 1 }));
+      await (await db()).put('tasks', task('kept', { status: 'completed', keptUrl: url(1), keptUntil: until(), keptReadAt: now - KEPT_URL_REFRESH_MS }));
+      expect(await nextKeptCopyRead(now)).toBe(now - 10_000 + KEPT_READ_MIN_MS);
+      // Due already: now.
+      expect(await nextKeptCopyRead(now + KEPT_READ_MIN_MS)).toBe(now + KEPT_READ_MIN_MS);
+      expect(await nextKeptCopyRead(now + KEPT_READ_MIN_MS + 1)).toBeNull();
     });
 
     it('reads a copy being made at once when asked (the export), whatever the minute says', async () => {

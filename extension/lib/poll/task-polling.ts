@@ -25,6 +25,24 @@ export function keptCopyDue(record: TaskRecord, now: number): boolean {
   return false;
 }
 
+/**
+ * How long after its create a copy being made is waited for with nothing else to follow: the proxy
+ * settles it (kept or failed) within a day of the task's end, when the service's link dies; one it no
+ * longer knows would otherwise keep the background waking.
+ */
+export const KEPT_FOLLOW_MS = 2 * 24 * 3600_000;
+
+/**
+ * When the next read of a kept copy being made is due (ms; `now` when one is due), or null when none
+ * is waited for. The background keeps its alarm for it with no task open: a copy first read
+ * `pending` (the last take of a run) would otherwise never arrive, nor the still taken from it.
+ */
+export async function nextKeptCopyRead(now: number): Promise<number | null> {
+  const waited = (await taskStore.withStatus('completed')).filter((t) => t.taskId && t.keep === 'pending' && now - t.createdAt < KEPT_FOLLOW_MS);
+  if (!waited.length) return null;
+  return Math.max(now, Math.min(...waited.map((t) => (t.keptReadAt ?? 0) + KEPT_READ_MIN_MS)));
+}
+
 const videoUrlOf = (task: ProxiedVideoTask): string | undefined => ('metadata' in task && task.metadata?.url) || undefined;
 /** The service's last frame of a task created with `return_last_frame`. */
 const lastFrameOf = (task: object): { lastFrameUrl?: string } => {

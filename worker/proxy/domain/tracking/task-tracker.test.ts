@@ -2,6 +2,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PriceTable } from '../../../../shared';
 import { videoCall } from '../../infra/upstream/fetch';
+import type { LedgerPort } from '../ledger/ledger-port';
 import { proxyEnv, sandbox } from '../../testing/proxy-test-client';
 import { advanceSandbox, MODEL, upstream } from '../../testing/proxy-test-steps';
 import { scratchLedger, scratchLedgerPort, scratchMember } from '../../testing/scratch-objects';
@@ -39,12 +40,12 @@ async function tracked() {
   const task = JSON.parse(up.body) as { id: string; status: string };
   const alarms: (number | null)[] = [];
   /** Runs `fn` with the member object's storage and a tracker over it (as the object builds one). */
-  const inObject = <T>(fn: (tracker: TaskTracker, sql: SqlStorage) => Promise<T> | T) =>
+  const inObject = <T>(fn: (tracker: TaskTracker, sql: SqlStorage) => Promise<T> | T, ledgerPort: (port: LedgerPort) => LedgerPort = (port) => port) =>
     runInDurableObject(member.stub, (_instance, state) => {
       const tracker = new TaskTracker({
         sql: state.storage.sql,
         env: proxyEnv,
-        ledger: () => scratchLedgerPort(ledgerName),
+        ledger: () => ledgerPort(scratchLedgerPort(ledgerName)),
         setAlarm: (at) => void alarms.push(at),
         memberId: () => member.id,
         memberName: () => null,
@@ -58,7 +59,7 @@ async function tracked() {
     vi.setSystemTime(at);
     return inObject((tracker) => tracker.runDue());
   };
-  return { ledger, member, task, alarms, row, runAt };
+  return { ledger, member, task, alarms, row, runAt, inObject };
 }
 
 afterEach(() => {
@@ -118,6 +119,37 @@ describe('task tracker: how a task ends', () => {
     const later = await upstream(() => t.runAt(T0 + 60 * INTERVAL));
     expect(later.calls('v1-get')).toBe(0);
     expect(t.alarms.at(-1)).toBeNull();
+  });
+
+  it('a reader while the ending is finished (charged, video copied) is answered once it is: with the kept copy, not keep pending', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const t = await tracked();
+    await advanceSandbox(60);
+    // The ledger's settlement held: the alarm has recorded the ending and waits in its finishing.
+    let settles = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const holding = (port: LedgerPort): LedgerPort =>
+      Object.assign(Object.create(port) as LedgerPort, {
+        settle: async (...args: Parameters<LedgerPort['settle']>) => {
+          settles++;
+          await held;
+          return port.settle(...args);
+        },
+      });
+    const answered = await t.inObject(async (tracker) => {
+      vi.setSystemTime(T0 + INTERVAL);
+      const alarm = tracker.runDue();
+      await vi.waitFor(() => expect(settles).toBe(1));
+      const reading = tracker.answer(t.task.id, 'https://proxy.test');
+      release();
+      await alarm;
+      return reading;
+    }, holding);
+    const body = JSON.parse((answered as { body: string }).body);
+    expect(body.status).toBe('completed');
+    expect(body.arkbridge.keep).toBeUndefined();
+    expect(body.arkbridge.keptUrl).toMatch(new RegExp(`^https://proxy\\.test/media/o-${t.member.id}-${t.task.id}\\?`));
   });
 
   it('failed: ended, and its reservation released: it costs nothing', async () => {

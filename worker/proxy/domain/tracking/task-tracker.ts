@@ -124,6 +124,13 @@ export class TaskTracker {
   async answer(id: string, origin: string): Promise<ProxyResponse | { upstream: Upstream } | null> {
     const row = this.#row(id);
     if (!row) return null;
+    // An ending being finished (settled, its video copied) is answered once finished, as the reader
+    // whose query met the ending is: a `keep: pending` answer would not be read again for a minute.
+    const finishing = this.#finishing.get(id);
+    if (finishing) {
+      await finishing.catch(() => undefined);
+      return rawJsonResponse(200, this.#answerBody(this.#row(id)!, origin));
+    }
     if (row.tracking !== 'tracking' || !this.#due(row)) return rawJsonResponse(200, this.#answerBody(row, origin));
     const up = await this.#refresh(row);
     // A 200 the tracker could not use leaves the record as it was: answered all the same.
