@@ -19,6 +19,12 @@ export class TeamQueue extends DurableObject<ProxyEnv> {
   readonly #sql: SqlStorage;
   readonly #launcher: QueueLauncher;
   #alarmAt: number | null | undefined;
+  /**
+   * The queue's time (ms): its backoff and its items' times are read from it. A test holds it
+   * (queue-test-steps.ts) so that a backoff ends when the test says, not when the machine gets
+   * there. An instance property, so not reachable over RPC.
+   */
+  clock: () => number = () => Date.now();
 
   constructor(state: DurableObjectState, env: ProxyEnv) {
     super(state, env);
@@ -35,20 +41,21 @@ export class TeamQueue extends DurableObject<ProxyEnv> {
 
   override async alarm(): Promise<void> {
     this.#alarmAt = undefined;
-    await this.#launcher.run();
+    await this.#launcher.run(() => this.clock());
   }
 
   #arm(at: number | null): void {
     if (at === this.#alarmAt) return;
     this.#alarmAt = at;
-    void (at === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(Math.max(at, Date.now())));
+    // The runtime's alarm runs on its own clock: set as far ahead as `at` is on the queue's (the same with no clock held).
+    void (at === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(Date.now() + Math.max(0, at - this.clock())));
   }
 
   /** A create that could not start: queued with its reservation; the launcher looks at once. */
   enqueue(item: NewItem, cap: number, busy: { retryAfter: number | null } | null): Promise<Enqueued> | Enqueued {
     const full = fullFor(this.#sql, item.member);
     if (full) return { ok: false, full };
-    const now = Date.now();
+    const now = this.clock();
     writeState(this.#sql, { ...readState(this.#sql), cap });
     if (busy) this.#launcher.backOff(busy.retryAfter, now);
     const row = addItem(this.#sql, item, now);
@@ -58,7 +65,8 @@ export class TeamQueue extends DurableObject<ProxyEnv> {
 
   /** A slot may have freed: look now. */
   nudge(): void {
-    if (readState(this.#sql).backoffUntil <= Date.now()) this.#arm(Date.now());
+    const now = this.clock();
+    if (readState(this.#sql).backoffUntil <= now) this.#arm(now);
   }
 
   async #positions(): Promise<Map<string, number>> {
@@ -86,7 +94,7 @@ export class TeamQueue extends DurableObject<ProxyEnv> {
   /** Until when the team backs off after the service answered busy (ms), or null (GET /admin/queue). */
   backoffUntil(): number | null {
     const until = readState(this.#sql).backoffUntil;
-    return until > Date.now() ? until : null;
+    return until > this.clock() ? until : null;
   }
 
   /**
@@ -96,7 +104,7 @@ export class TeamQueue extends DurableObject<ProxyEnv> {
   async cancel(member: string | null, id: string): Promise<QueueItem | 'not_queued' | null> {
     const row = itemById(this.#sql, id);
     if (!row || (member !== null && row.member !== member)) return null;
-    if (!move(this.#sql, id, 'queued', 'cancelled', Date.now())) return 'not_queued';
+    if (!move(this.#sql, id, 'queued', 'cancelled', this.clock())) return 'not_queued';
     await slotPort(this.env).release(JSON.parse(row.reservation).id);
     return this.#view(id, member, member === null);
   }

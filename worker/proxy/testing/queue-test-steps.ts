@@ -39,6 +39,20 @@ export async function runQueue(options: { endBackoff?: boolean } = {}): Promise<
   });
 }
 
+/**
+ * Holds the queue's clock (the time its backoff is compared against) at its present reading, so
+ * that a backoff ends only when the test moves it: the queue's alarm, which the runtime fires on the
+ * machine's clock, then finds the team still waiting however long a loaded machine stalls between
+ * two steps. `release` gives the queue the machine's clock again.
+ */
+export async function holdQueueClock(): Promise<{ start: number; set(at: number): void; release(): Promise<void> }> {
+  let held = Date.now();
+  const start = held;
+  const use = (clock: () => number) => runInDurableObject(queueObject(proxyEnv), (instance) => void (instance.clock = clock));
+  await use(() => held);
+  return { start, set: (at) => void (held = at), release: () => use(() => Date.now()) };
+}
+
 /** One of the member's items, as they read it. */
 export async function queueItem(m: Member, id: string) {
   const r = await call(m, 'GET', `/proxy/queue/${id}`);
@@ -55,7 +69,10 @@ export async function sandboxLimit(maxRunning: number | null): Promise<void> {
   if (!r.ok) throw new Error(`limit not set: ${await r.text()}`);
 }
 
-/** Stops (or restarts) the sandbox's clock: tasks end only when a test moves it. */
+/**
+ * Stops (or restarts) the sandbox's clock: tasks end only when a test moves it, so that no task ends
+ * (and no queued create launches) on its own while a loaded machine stalls between two steps.
+ */
 export async function freezeSandbox(freeze: boolean): Promise<void> {
   const r = await fetch(`${sandboxUrl}/sandbox/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advanceSeconds: 0, freeze }) });
   if (!r.ok) throw new Error(`clock not set: ${await r.text()}`);

@@ -1,10 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call } from '../../testing/proxy-test-client';
 import { finishTasks, priceModel, resetPrices, usage } from '../../testing/gateway-test-steps';
 import { member, upstream } from '../../testing/proxy-test-steps';
-import { createAt } from '../../testing/queue-test-steps';
+import { createAt, freezeSandbox } from '../../testing/queue-test-steps';
 
-/** The queue over HTTP (docs/queue.md), with UPSTREAM_MAX_RUNNING at 1 for the Worker's calls. */
+/**
+ * The queue over HTTP (docs/queue.md), with UPSTREAM_MAX_RUNNING at 1 for the Worker's calls. The
+ * sandbox's clock is stopped, so the running task holds the one slot until the test ends it: on the
+ * machine's clock it would end within seconds, and the members' tracking would free the slot and
+ * launch the queued create between two steps of a stalled run.
+ */
+
+beforeEach(() => freezeSandbox(true));
+afterEach(() => freezeSandbox(false));
 
 describe('at the cap', () => {
   it('without Prefer: 429 upstream_busy with Retry-After and no call to the service; with it: 202 queued, reservation held; cancel releases it', async () => {

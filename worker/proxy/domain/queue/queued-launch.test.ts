@@ -1,10 +1,10 @@
 import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ledgerObject, memberObject } from '../../objects/handles';
 import { call, proxyEnv, sandbox, type Member } from '../../testing/proxy-test-client';
 import { admin, finishTasks, priceModel, resetPrices, setBudget, usage } from '../../testing/gateway-test-steps';
 import { advanceSandbox, count, member, MODEL, runTracking, upstream } from '../../testing/proxy-test-steps';
-import { freezeSandbox, PREFER, createAt, queueItem, queueRows, queueState, runQueue, sandboxLimit, until } from '../../testing/queue-test-steps';
+import { freezeSandbox, holdQueueClock, PREFER, createAt, queueItem, queueRows, queueState, runQueue, sandboxLimit, until } from '../../testing/queue-test-steps';
 import { inbox, runMemberWebhooks } from '../../testing/webhook-test-steps';
 
 /**
@@ -13,9 +13,14 @@ import { inbox, runMemberWebhooks } from '../../testing/webhook-test-steps';
  * its reservation the task's, its webhook events); one the service refuses ends failed with its
  * error and its reservation released; the service's own 429 queues a create and backs the team
  * off; many creates at once never pass the cap and each launches once; a restart loses none.
- * Slots free when a test ends tasks (the sandbox's clock, then the members' tracking), and the
- * queue's alarm is run by the test: no test waits on the wall clock.
+ * Slots free only when a test ends tasks (the sandbox's clock, stopped for every test here, then the
+ * members' tracking), and the team's backoff ends only when a test says (the queue's clock held, or
+ * `endBackoff`): the objects' own alarms, which fire on the machine's clock, then find nothing to
+ * launch however long a loaded machine stalls between two steps. No test waits on the wall clock.
  */
+
+beforeEach(() => freezeSandbox(true));
+afterEach(() => freezeSandbox(false));
 
 const ledgerRows = (query: string, ...bindings: unknown[]) =>
   runInDurableObject(ledgerObject(proxyEnv), (_i, state) => state.storage.sql.exec(query, ...bindings).toArray() as any[]);
@@ -152,37 +157,42 @@ describe('a member revoked while their create waits', () => {
 describe('the service\'s own 429', () => {
   it('queues the create (202), backs the team off by its Retry-After, lets one create probe, and launches once the service has room', async () => {
     await priceModel(1);
-    // The service takes one task at a time, the proxy's cap is two; tasks end only when the test moves the clock.
+    // The service takes one task at a time, the proxy's cap is two. The team's wait ends only when the
+    // test moves the queue's clock: the queue's alarm, due 4 s later on the machine's, never probes first.
     await sandboxLimit(1);
-    await freezeSandbox(true);
+    const clock = await holdQueueClock();
     try {
       const [a, b, c] = [await member('q4-a'), await member('q4-b'), await member('q4-c')];
       expect((await createAt('2', a)).status).toBe(200);
 
-      const t0 = Date.now();
       const { value: busy, calls: sent } = await upstream(() => createAt('2', b, PREFER));
-      const t1 = Date.now();
       expect(sent('v1-create')).toBe(1);
       expect(busy.status).toBe(202);
       expect(busy.body).toMatchObject({ status: 'queued', position: 1 });
       expect((await usage(b)).reserved).toBe(5);
       // The sandbox's Retry-After: the 5 s task started at the same (frozen) instant ends in 4 s.
-      const backoff = await queueState();
-      expect(backoff.attempts).toBe(1);
-      expect(backoff.backoff_until).toBeGreaterThanOrEqual(t0 + 4_000);
-      expect(backoff.backoff_until).toBeLessThanOrEqual(t1 + 4_000);
+      expect(await queueState()).toEqual({ attempts: 1, backoff_until: clock.start + 4_000 });
 
       // Others are queued behind it, without a call to the service.
       const { value: behind, calls: none } = await upstream(() => createAt('2', c, PREFER));
       expect(none('v1-create')).toBe(0);
       expect(behind.body).toMatchObject({ status: 'queued', position: 2 });
 
-      // The wait is over but the service is still full: one create probes, the other stays, the team waits again.
-      const { calls: probe } = await upstream(() => runQueue({ endBackoff: true }));
+      // The whole team waits the Retry-After: nothing is sent before it is over.
+      clock.set(clock.start + 3_999);
+      const { calls: early } = await upstream(() => runQueue());
+      expect(early('v1-create')).toBe(0);
+
+      // The wait is over but the service is still full: one create probes (sent by this pass or by the
+      // queue's alarm, whichever runs first), the other stays, the team waits again.
+      const { calls: probe } = await upstream(async () => {
+        clock.set(clock.start + 4_000);
+        await runQueue();
+      });
       expect(probe('v1-create')).toBe(1);
       expect(await queueItem(b, busy.body.id)).toMatchObject({ status: 'queued', position: 1 });
       expect(await queueItem(c, behind.body.id)).toMatchObject({ status: 'queued', position: 2 });
-      expect((await queueState()).attempts).toBe(2);
+      expect(await queueState()).toEqual({ attempts: 2, backoff_until: clock.start + 8_000 });
 
       // The first task ends at the service: both launch, each once.
       await advanceSandbox(60);
@@ -200,7 +210,7 @@ describe('the service\'s own 429', () => {
       expect(new Set(items.map((i) => i.taskId)).size).toBe(2);
       expect((await queueState()).attempts).toBe(0);
     } finally {
-      await freezeSandbox(false);
+      await clock.release();
       await sandboxLimit(null);
       await resetPrices();
     }

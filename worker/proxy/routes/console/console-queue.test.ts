@@ -1,11 +1,20 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import app from '../../index';
 import { ORIGIN, proxyEnv, recordSeen, sandbox, type Member } from '../../testing/proxy-test-client';
 import { admin, finishTasks, priceModel, resetPrices, usage } from '../../testing/gateway-test-steps';
 import { member, MODEL } from '../../testing/proxy-test-steps';
+import { freezeSandbox } from '../../testing/queue-test-steps';
 
-/** The console's Queue page (docs/console.md, docs/queue.md): every member's items, the settings in force, Cancel. */
+/**
+ * The console's Queue page (docs/console.md, docs/queue.md): every member's items, the settings in
+ * force, Cancel. The sandbox's clock is stopped, so the runner's task holds the one slot until the
+ * test ends it: on the machine's clock it would end within seconds and the waiter's create would
+ * launch before a stalled run reads or cancels it.
+ */
+
+beforeEach(() => freezeSandbox(true));
+afterEach(() => freezeSandbox(false));
 
 let ip = 20;
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded', Origin: ORIGIN };
