@@ -12,7 +12,7 @@ import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { connectThroughOptions, openExtensionPage } from './support/extension';
 import { useLocalStack } from './support/local-stack';
 import { readStoreInPage } from './support/read-store-in-page';
-import { priceStudioModel, sandboxCreates, STUDIO_MODEL, untilDone } from './support/studio';
+import { freezeSandbox, priceStudioModel, sandboxCreates, STUDIO_MODEL, untilDone } from './support/studio';
 
 const CAP = 2;
 const TASKS = 8;
@@ -38,9 +38,12 @@ test(`a batch of ${TASKS} on a cap of ${CAP}: the held tasks show their place in
   await expect.poll(() => studio.getByTestId('quote-total').innerText(), { timeout: 15_000 }).toMatch(new RegExp(`${TASKS} tasks[\\s\\S]*\\d[\\d.,]*\\s*CNY`));
 
   const createsBefore = await sandboxCreates(sandbox.url);
+  // The sandbox's clock stands still until the held tasks have been seen: the first two cannot end
+  // (and free their slots) while the test looks, however long the machine stalls.
+  await freezeSandbox(sandbox.url, true);
   await studio.getByTestId('launch-batch').click();
   await studio.getByText(`Batch launched: ${TASKS} tasks.`).waitFor({ state: 'visible', timeout: 30_000 });
-  // The sandbox's clock has not moved yet: the first two run, the others wait, each with its place.
+  // The first two run, the others wait, each with its place.
   await studio.getByText(/Waiting for the service \((next in line|\d+ ahead)\)/).first().waitFor({ state: 'visible', timeout: 30_000 });
   const shown = await studio.locator('[data-testid="batch-cell"] .take__status').allInnerTexts();
   console.info(`studio queue: right after the launch, ${shown.join(' | ')}`);
@@ -49,6 +52,7 @@ test(`a batch of ${TASKS} on a cap of ${CAP}: the held tasks show their place in
   const held = ((await studio.evaluate(readStoreInPage, 'tasks')) as TaskRecord[]).filter((t) => t.status === 'waiting');
   expect(held.length, 'creates held by the proxy').toBeGreaterThan(0);
   expect(held.every((t) => /^abq_/.test(t.queueId ?? '') && !t.taskId)).toBe(true);
+  await freezeSandbox(sandbox.url, false);
 
   const settled = await untilDone(
     sandbox.url,

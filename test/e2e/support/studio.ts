@@ -37,6 +37,12 @@ export async function advanceSandbox(sandboxUrl: string, seconds = 15): Promise<
   if (res.status !== 200) throw new Error(`POST /sandbox/clock: HTTP ${res.status}`);
 }
 
+/** Stops the sandbox's clock (`true`) or lets it run on (`false`): no task moves meanwhile, however loaded the machine. */
+export async function freezeSandbox(sandboxUrl: string, frozen: boolean): Promise<void> {
+  const res = await fetch(`${sandboxUrl}/sandbox/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advanceSeconds: 0, freeze: frozen }) });
+  if (res.status !== 200) throw new Error(`POST /sandbox/clock: HTTP ${res.status}`);
+}
+
 /** Video creates the sandbox received so far. */
 export async function sandboxCreates(sandboxUrl: string): Promise<number> {
   const stats = (await (await fetch(`${sandboxUrl}/sandbox/stats`)).json()) as Record<string, { total: number }>;
