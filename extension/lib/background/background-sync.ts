@@ -64,7 +64,12 @@ async function syncOnce(): Promise<void> {
     await announceRuns();
     changed ||= (await checkPendingPortrait(client)) === 'resolved';
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+    if (!(error instanceof ApiError)) {
+      // Unexpected: the next pass is still set (at the slowest pace), so nothing waiting is left
+      // without one; then the error is told as it is.
+      await schedule(false, queueAt, MAX_DELAY_MS).catch(() => {});
+      throw error;
+    }
     if (error.failure.kind === 'unauthorized') return reconnect();
     // Offline, rate-limited or a failing service: keep everything and try later.
     if (error.failure.kind === 'rate_limited') rateLimitedMs = error.failure.retryAfterMs;

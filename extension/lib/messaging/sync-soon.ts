@@ -29,14 +29,19 @@ export function syncSoon(): Promise<void> {
     return running;
   }
   running = (async () => {
+    let failure: unknown = null;
     try {
       do {
         again = false;
-        await run();
+        // A pass that fails does not swallow the one asked for meanwhile (an item added during it).
+        // The first failure is told to the callers once the passes asked for have run.
+        const outcome = await run().then(() => null, (error: unknown) => error ?? new Error('sync pass failed'));
+        failure ??= outcome;
       } while (again);
     } finally {
       running = null;
     }
+    if (failure) throw failure;
   })();
   return running;
 }
