@@ -4,7 +4,7 @@
  * wrangler.jsonc. Secrets are set once beforehand with `wrangler secret put` (README).
  */
 import { spawnSync } from 'node:child_process';
-import { ROOT } from './lib/wrangler-dev';
+import { ROOT, WORKERS_TSCONFIG } from './lib/wrangler-dev';
 
 const required = ['ASSET_API_BASE', 'VIDEO_API_BASE'] as const;
 const missing = required.filter((name) => !process.env[name]);
@@ -28,7 +28,7 @@ for (const name of required) {
   }
 }
 const vars = ['ASSET_API_BASE', 'VIDEO_API_BASE', 'ALLOWED_ORIGINS'].flatMap((name) => (process.env[name] ? ['--var', `${name}:${process.env[name]}`] : []));
-const result = spawnSync('npx', ['wrangler', 'deploy', '-c', 'worker/proxy/wrangler.jsonc', '--var', 'ALLOW_HTTP_MEDIA:off', ...vars, ...process.argv.slice(2)], {
+const result = spawnSync('npx', ['wrangler', 'deploy', '-c', 'worker/proxy/wrangler.jsonc', '--tsconfig', WORKERS_TSCONFIG, '--var', 'ALLOW_HTTP_MEDIA:off', ...vars, ...process.argv.slice(2)], {
   cwd: ROOT,
   stdio: 'inherit',
 });

@@ -39,6 +39,8 @@ export interface DevWorker {
   failed: Promise<Error>;
   /** Stops wrangler and workerd (the whole process group: SIGTERM, SIGKILL after 5 s) and waits until they are gone. */
   stop(): Promise<void>;
+  /** How many times wrangler has reloaded the Worker since it started (each drops the requests in flight). */
+  readonly reloads: number;
 }
 
 const NOISE = /Request\.cf|ENOTFOUND|GetAddrInfoReqWrap|onlookupall|callbackTrampoline|nodedir|update available|^\s*$/;
@@ -47,6 +49,14 @@ const BIND_FAILURE = /Address already in use\D*?(?:127\.0\.0\.1|localhost|0\.0\.
 /** wrangler's words when it restarts the Worker (after a file it bundles changed). */
 const RELOAD = /Reloading local server/;
 const WRANGLER = join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
+/**
+ * The Workers' tsconfig for every file the bundle takes, shared/ too. Left to itself, esbuild reads
+ * the nearest one, which for shared/ is the extension's: it extends .wxt/tsconfig.json, which wxt
+ * rewrites on every build and esbuild watches, so each extension build restarted every running
+ * wrangler dev and dropped its requests in flight. Absolute: esbuild resolves it from the Worker's
+ * folder, wrangler from the working directory.
+ */
+export const WORKERS_TSCONFIG = join(ROOT, 'worker', 'tsconfig.json');
 
 /**
  * Runs `wrangler dev` for one of our Workers on 127.0.0.1, as the leader of its own process
@@ -126,6 +136,9 @@ export function wranglerDev(o: DevWorkerOptions): DevWorker {
     exited,
     failed,
     stop,
+    get reloads() {
+      return run.reloads;
+    },
   };
 }
 
@@ -144,6 +157,7 @@ interface Launch {
   bindFailure?: { port: number; message: string };
   /** Given up for a taken debugger port; another launch took its place. */
   replaced: boolean;
+  reloads: number;
   failure(what: string): Error;
   stop(): Promise<void>;
 }
@@ -152,7 +166,7 @@ interface Launch {
 function launch(o: DevWorkerOptions, inspectorPort: number): Launch {
   const args = [WRANGLER, 'dev', '-c', o.config, '--port', String(o.port), '--ip', '127.0.0.1',
     '--persist-to', o.persistTo ?? join('.wrangler', 'state', o.label), '--inspector-port', String(inspectorPort),
-    '--show-interactive-dev-session=false'];
+    '--show-interactive-dev-session=false', '--tsconfig', WORKERS_TSCONFIG];
   const varsDir = mkdtempSync(join(tmpdir(), 'arkbridge-vars-'));
   const envFile = join(varsDir, '.env');
   writeFileSync(envFile, Object.entries(o.vars ?? {}).map(([k, v]) => `${k}=${dotenvQuote(v)}`).join('\n'), { mode: 0o600 });
@@ -174,6 +188,7 @@ function launch(o: DevWorkerOptions, inspectorPort: number): Launch {
     tail: [],
     announced: false,
     replaced: false,
+    reloads: 0,
     failure: (what) => new Error(self.bindFailure?.message ?? `${what}:\n${self.tail.join('\n')}`),
     stop: () => (stopping ??= stopChild(child)),
   };
@@ -192,6 +207,7 @@ function launch(o: DevWorkerOptions, inspectorPort: number): Launch {
     }
     // A reload drops requests in flight (wrangler answers a non-GET one 503): always worth a line,
     // even when the output is not echoed, so a test that met one says why.
+    if (RELOAD.test(plain)) self.reloads++;
     if (!(o.echo ?? true) && RELOAD.test(plain)) process.stderr.write(`[${o.label}] wrangler reloaded the Worker (a source file changed?): requests in flight were dropped\n`);
     if (NOISE.test(line) || plain.startsWith('stack: ')) return;
     self.tail.push(line);

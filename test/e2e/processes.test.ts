@@ -5,7 +5,7 @@
  * with a message naming the port and its setting. Linux only (reads /proc).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -264,5 +264,24 @@ describe('a taken port', () => {
     await worker.stop();
     expect(alive(worker.pid)).toBe(false);
     expect(await worker.exited).not.toBe(undefined);
+  });
+});
+
+describe('an extension build beside a running Worker', () => {
+  /** How long esbuild's watcher is given to notice a change (it polls; a change it watches is seen in 1 to 4 s here). */
+  const NOTICE_MS = 8_000;
+
+  test('rewriting .wxt/tsconfig.json (as every wxt build does) does not reload the Worker and drop its requests', async () => {
+    const dir = await tempDir('wxt-rewrite');
+    const worker = wranglerDev({ config: 'worker/sandbox/wrangler.jsonc', port: await freePort(), persistTo: dir, label: 'sandbox', echo: false });
+    cleanups.push(() => worker.stop());
+    await worker.ready;
+    const generated = join(ROOT, '.wxt', 'tsconfig.json');
+    // The same content, as a build writes it: any write is a change to esbuild's watcher.
+    writeFileSync(generated, readFileSync(generated));
+    // A bounded look, not a deadline: a reload would show in it; none can appear without one.
+    await sleep(NOTICE_MS);
+    expect(worker.reloads, 'the Worker reloaded after .wxt/tsconfig.json was written').toBe(0);
+    expect((await fetch(`${worker.url}/sandbox/stats`)).status).toBe(200);
   });
 });
