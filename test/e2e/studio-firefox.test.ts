@@ -3,9 +3,11 @@
  * through its options page over CORS (firefox.test.ts): a three-shot storyboard whose shots 2 and 3
  * start from the previous shot's last frame, run to `completed`; a batch of four seeds, quoted and
  * launched; two takes compared and one chosen; the storyboard exported, its MP4 read with
- * mediabunny in Node and decoded by Firefox (H.264 through the system's libavcodec).
+ * mediabunny in Node and decoded by Firefox (H.264 through the system's libavcodec); a chained
+ * two-shot run that the background finishes with the studio closed (studio-runs.test.ts in
+ * Chromium), reached from the options page since Firefox's background is an event page.
  * Last, the themes: the four pages light in this Firefox, dark in one launched with a dark system
- * theme (DARK_THEME_PREFS). Screenshots: test-results/screenshots/firefox-studio-*.png.
+ * theme (DARK_THEME_PREFS), axe clean in both. Screenshots: test-results/screenshots/firefox-studio-*.png.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
