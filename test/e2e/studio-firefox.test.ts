@@ -3,9 +3,11 @@
  * through its options page over CORS (firefox.test.ts): a three-shot storyboard whose shots 2 and 3
  * start from the previous shot's last frame, run to `completed`; a batch of four seeds, quoted and
  * launched; two takes compared and one chosen; the storyboard exported, its MP4 read with
- * mediabunny in Node and decoded by Firefox (H.264 through the system's libavcodec).
+ * mediabunny in Node and decoded by Firefox (H.264 through the system's libavcodec); a chained
+ * two-shot run that the background finishes with the studio closed (studio-runs.test.ts in
+ * Chromium), reached from the options page since Firefox's background is an event page.
  * Last, the themes: the four pages light in this Firefox, dark in one launched with a dark system
- * theme (DARK_THEME_PREFS). Screenshots: test-results/screenshots/firefox-studio-*.png.
+ * theme (DARK_THEME_PREFS), axe clean in both. Screenshots: test-results/screenshots/firefox-studio-*.png.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,7 +18,8 @@ import type { BatchRecord, StoryboardRecord } from '@/lib/storage/records/studio
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { watch } from '../support/poll-until';
 import { buildExtension, REPO_ROOT } from './support/build-extension';
-import { clickButton, DARK_THEME_PREFS, launchFirefox, textOf } from './support/firefox';
+import { axeViolations, describeViolations } from './support/axe';
+import { backgroundPass, clickButton, DARK_THEME_PREFS, launchFirefox, type LaunchedFirefox, openExtensionTabs, readNotifications, recordNotifications, textOf } from './support/firefox';
 import { useLocalStack } from './support/local-stack';
 import { readStoreInPage } from './support/read-store-in-page';
 import { bodyBackgroundInPage, DARK, LIGHT, luminance, THEMED_PAGES } from './support/theme';
@@ -24,10 +27,13 @@ import { bytesOf, FRAME_SECONDS, keepBlobsInPage, lastMp4InPage, mp4Facts, playL
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const MEMBER = 'Firefox studio tester';
+const RUN_PROMPTS = ['A kite lifts off a beach.', 'The kite climbs into the clouds.'] as const;
 const PROMPTS = ['Shot A: a lighthouse at dawn, slow push in.', 'Shot B: the lamp turns, gulls cross the frame.', 'Shot C: the camera rises above the clouds.'];
 
 const stack = useLocalStack({ browser: 'firefox', member: MEMBER });
 const pageErrors: string[] = [];
+/** axe's findings (WCAG 2 A/AA), by page and theme. */
+const accessibility: string[] = [];
 let studio: Page;
 
 beforeAll(async () => {
@@ -63,8 +69,9 @@ async function fill(selector: string, value: string): Promise<void> {
   if ((await studio.$eval(selector, (el) => (el as HTMLInputElement).value)) !== value) throw new Error(`${selector} does not hold ${value}`);
 }
 
-test('connects over CORS and builds a chained three-shot storyboard, run to completed', async () => {
-  const { firefox, proxy, memberToken, sandbox } = stack();
+/** Connects the extension in `firefox` through its options page, over CORS, as the member. */
+async function connect(firefox: LaunchedFirefox): Promise<void> {
+  const { proxy, memberToken } = stack();
   const options = await firefox.openExtensionPage('options.html', pageErrors);
   await options.waitForSelector('#proxy-url', { timeout: 15_000 });
   await options.$eval('#proxy-url', (el) => ((el as HTMLInputElement).value = ''));
@@ -74,6 +81,17 @@ test('connects over CORS and builds a chained three-shot storyboard, run to comp
   await options.waitForSelector('#groups-note', { timeout: 30_000 });
   expect(await textOf(options, 'main')).toContain(`Connected as ${MEMBER}`);
   await options.close();
+}
+
+/** Checks the page with axe (WCAG 2 A/AA); what it finds is kept for the themes test's verdict. */
+async function checkAccessibility(page: Page, name: string): Promise<void> {
+  const violations = await axeViolations(page);
+  if (violations.length) accessibility.push(`${name}:\n${describeViolations(violations)}`);
+}
+
+test('connects over CORS and builds a chained three-shot storyboard, run to completed', async () => {
+  const { firefox, sandbox } = stack();
+  await connect(firefox);
 
   studio = await firefox.openExtensionPage('studio.html', pageErrors);
   await studio.evaluate(keepBlobsInPage);
@@ -235,21 +253,94 @@ test('exports the storyboard: one MP4 as long as its clips, decoded in Firefox',
   expect(pageErrors).toEqual([]);
 });
 
-test('themes: under a dark system theme the popup, side panel, options and studio paint dark; light otherwise', async () => {
+test('a chained two-shot run completes with the studio closed, and the studio shows it finished', async () => {
+  const { firefox, sandbox } = stack();
+  // A page of the extension that is not the studio: the test reads the database and asks the
+  // background for its passes from it while no studio is open.
+  const probe = await firefox.openExtensionPage('options.html', pageErrors);
+  const storyboardsNow = () => probe.evaluate(readStoreInPage, 'storyboards') as Promise<StoryboardRecord[]>;
+  await recordNotifications(probe);
+  await studio.click('[data-testid="new-storyboard"]');
+  await until('storyboard 2 open', async () => (await count('[data-testid="shot"]')) === 1 && (await storyboards()).length === 2);
+  const boardId = await studio.$eval('#board-choose', (el) => (el as HTMLSelectElement).value);
+  const board = async () => (await storyboardsNow()).find((b) => b.id === boardId);
+  await studio.waitForSelector('#shot-model', { timeout: 15_000 });
+  await studio.select('#shot-model', STUDIO_MODEL);
+  await fill('[data-testid="shot-prompt"]', RUN_PROMPTS[0]);
+  await studio.click('[data-testid="add-shot"]');
+  await until('shot 2 added', async () => (await count('[data-testid="shot"]')) === 2);
+  await studio.click('[data-shot="2"] .shot__title');
+  await until('shot 2 open', async () => (await textOf(studio, '#shot-editor-title')) === 'Shot 2');
+  await fill('[data-testid="shot-prompt"]', RUN_PROMPTS[1]);
+  await studio.click('[data-testid="chain-toggle"]');
+  await until('the prompts and the chain stored', async () => JSON.stringify((await board())?.shots.map((s) => [s.form.prompt, s.chain])) === JSON.stringify([[RUN_PROMPTS[0], false], [RUN_PROMPTS[1], true]]));
+
+  const before = await sandboxCreates(sandbox.url);
+  await studio.click('[data-testid="run-in-order"]');
+  await until('shot 1 created', async () => (await sandboxCreates(sandbox.url)) === before + 1, 20_000);
+  await studio.close();
+  expect((await openExtensionTabs(probe)).filter((href) => href.includes('studio.html')), 'no studio open').toEqual([]);
+
+  // The studio is closed: the background alone follows shot 1, launches shot 2 from its last frame, and ends the run.
+  const state = async () => {
+    await recordNotifications(probe);
+    await backgroundPass(probe);
+    return (await board())?.run?.state;
+  };
+  expect(await untilDone(sandbox.url, state, (s) => s !== 'running', 90_000)).toBe('completed');
+  expect(await sandboxCreates(sandbox.url), 'one create per shot').toBe(before + 2);
+  const ended = (await board())!;
+  const records = new Map(((await probe.evaluate(readStoreInPage, 'tasks')) as TaskRecord[]).map((t) => [t.localId, t]));
+  const [first, second] = ended.shots.map((s) => records.get(s.takes.at(-1)!)!);
+  expect([first!.status, second!.status]).toEqual(['completed', 'completed']);
+  const frame = first!.keptLastFrameUrl ?? first!.lastFrameUrl;
+  expect(frame).toBeTruthy();
+  expect((second!.body.content ?? []).filter((c) => (c as { role?: string }).role === 'first_frame')).toEqual([expect.objectContaining({ image_url: { url: frame } })]);
+  // The end told once: the notification the background made, and the run marked as told.
+  const told = await watch(
+    async () => ({ announced: (await board())?.run?.announced ?? false, notes: (await readNotifications(probe)).filter((n) => n.id === `run-${boardId}`) }),
+    (seen) => seen.announced && seen.notes.length > 0,
+    15_000,
+  );
+  expect(told.last).toEqual({ announced: true, notes: [{ id: `run-${boardId}`, title: `Storyboard “${ended.name}” is finished`, message: expect.stringMatching(/All 2 shots/) }] });
+  await probe.close();
+
+  // Opened again, the studio shows where the run stands: this storyboard, finished, both shots completed.
+  studio = await firefox.openExtensionPage('studio.html', pageErrors);
+  await studio.waitForSelector('[data-testid="run-status"]', { timeout: 30_000 });
+  expect(await studio.$eval('#board-choose', (el) => (el as HTMLSelectElement).value)).toBe(boardId);
+  await until('the run shown completed', async () => (await studio.$eval('[data-testid="run-status"]', (el) => el.getAttribute('data-state'))) === 'completed');
+  await until('both shots shown completed', async () => JSON.stringify(await studio.$$eval('[data-testid="shot-status"]', (els) => els.map((e) => e.textContent?.trim()))) === JSON.stringify(['Completed', 'Completed']));
+  await screenshot(studio, '08-run-closed-studio');
+  expect(pageErrors).toEqual([]);
+});
+
+test('themes: under a dark system theme the popup, side panel, options and studio paint dark, light otherwise, axe clean in both', async () => {
   const seen: Record<string, number> = {};
-  // This stack's Firefox has the light default; a second one is launched with a dark system theme.
+  // This stack's Firefox has the light default (its studio opens on the storyboard just run); a
+  // second one is launched with a dark system theme and connected too, so that its pages show what
+  // a member sees, the studio a new storyboard's shot form.
   for (const path of THEMED_PAGES) {
     const page = await stack().firefox.openExtensionPage(path, pageErrors);
     seen[`${path} light`] = luminance(await page.evaluate(bodyBackgroundInPage));
+    if (path === 'studio.html') await page.waitForSelector('[data-testid="shot-status"]', { timeout: 15_000 });
+    await checkAccessibility(page, `${path} light`);
     await page.close();
   }
   const dark = await launchFirefox(await buildExtension({}, { browser: 'firefox' }), { prefs: DARK_THEME_PREFS });
   try {
+    await connect(dark);
     for (const path of THEMED_PAGES) {
       const page = await dark.openExtensionPage(path, pageErrors);
       seen[`${path} dark`] = luminance(await page.evaluate(bodyBackgroundInPage));
       expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches), `${path} matches dark`).toBe(true);
-      if (path === 'studio.html') await screenshot(page, '08-dark');
+      if (path === 'studio.html') {
+        await page.waitForSelector('[data-testid="new-storyboard"]', { timeout: 30_000 });
+        await page.click('[data-testid="new-storyboard"]');
+        await page.waitForSelector('[data-testid="shot-prompt"]', { timeout: 15_000 });
+        await screenshot(page, '09-dark');
+      }
+      await checkAccessibility(page, `${path} dark`);
       await page.close();
     }
   } finally {
@@ -260,5 +351,6 @@ test('themes: under a dark system theme the popup, side panel, options and studi
     expect(seen[`${path} dark`], `${path} dark`).toBeLessThan(DARK);
     expect(seen[`${path} light`], `${path} light`).toBeGreaterThan(LIGHT);
   }
+  expect(accessibility, `accessibility problems (axe, WCAG 2 A/AA):\n${accessibility.join('\n')}`).toEqual([]);
   expect(pageErrors).toEqual([]);
 });

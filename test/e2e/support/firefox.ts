@@ -158,3 +158,60 @@ export async function clickButton(page: Page, name: string, timeout = 15_000): P
   );
   await (button as unknown as { click(): Promise<void> }).click();
 }
+
+/** Runs one pass of the background now (its alarm would come later, after its backoff), from an extension page; answers when it is over. */
+export function backgroundPass(page: Page): Promise<void> {
+  return page.evaluate(async () => {
+    const ext = (globalThis as unknown as { browser: { runtime: { getBackgroundPage(): Promise<Window | null> } } }).browser;
+    const background = (await ext.runtime.getBackgroundPage()) as unknown as { arkbridge?: { syncSoon(): Promise<void> } } | null;
+    if (!background?.arkbridge) throw new Error('the background page has no arkbridge seam');
+    await background.arkbridge.syncSoon();
+  });
+}
+
+/** One `browser.notifications.create(id, options)` call of the background. */
+export interface NotificationCall {
+  id: string;
+  title: string;
+  message: string;
+}
+
+/**
+ * Records every notification the background shows from now on, in the extension page `page` (kept
+ * open: readNotifications answers them). Headless Firefox closes a notification as it is shown
+ * (`notifications.getAll()` is empty, `onClosed` gives no title), so the background's
+ * `notifications.create` is wrapped. The event page may be unloaded when idle, its wrapper with
+ * it: the calls are kept as strings in `page` (its objects would die with it), and the wrapper is
+ * put back when missing, so call this before each pass a test asks for.
+ */
+export function recordNotifications(page: Page): Promise<void> {
+  return page.evaluate(async () => {
+    const scope = globalThis as unknown as { __arkbridgeNotes?: string[]; browser: { runtime: { getBackgroundPage(): Promise<Window | null> } } };
+    const notes = (scope.__arkbridgeNotes ??= []);
+    type Background = { __arkbridgeRecorded?: boolean; browser: { notifications: { create(...args: unknown[]): unknown } } };
+    const background = (await scope.browser.runtime.getBackgroundPage()) as unknown as Background | null;
+    if (!background) throw new Error('no background page');
+    if (background.__arkbridgeRecorded) return;
+    background.__arkbridgeRecorded = true;
+    const api = background.browser.notifications;
+    const original = api.create.bind(api);
+    api.create = (...args: unknown[]) => {
+      const [id, details] = typeof args[0] === 'string' ? [args[0], args[1]] : ['', args[0]];
+      const { title = '', message = '' } = (details ?? {}) as { title?: string; message?: string };
+      notes.push(JSON.stringify({ id, title, message }));
+      return original(...args);
+    };
+  });
+}
+
+/** The notifications recorded so far in `page` (recordNotifications). */
+export const readNotifications = async (page: Page): Promise<NotificationCall[]> =>
+  ((await page.evaluate(() => ((globalThis as unknown as { __arkbridgeNotes?: string[] }).__arkbridgeNotes ?? []).slice())) as string[]).map((note) => JSON.parse(note) as NotificationCall);
+
+/** The addresses of the extension's pages open as tabs (`extension.getViews`), asked from one of them. */
+export function openExtensionTabs(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const ext = (globalThis as unknown as { browser: { extension: { getViews(filter: object): Window[] } } }).browser;
+    return ext.extension.getViews({ type: 'tab' }).map((view) => view.location.href);
+  });
+}
