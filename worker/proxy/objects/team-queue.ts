@@ -4,6 +4,7 @@ import type { ProxyEnv } from '../infra/settings/proxy-env';
 import { trackIntervalMs } from '../infra/settings/proxy-settings';
 import { addItem, fullFor, itemById, itemsOf, itemView, move, openQueue, positions, readState, writeState, type NewItem } from '../domain/queue/queue-book';
 import { QueueLauncher } from '../domain/queue/queue-launcher';
+import { knownLaunches, refreshLaunches } from '../domain/queue/launch-times';
 import type { Enqueued, LauncherPort, SlotPort } from '../domain/queue/queue-port';
 import { launcherPort, slotPort } from './object-stubs';
 
@@ -52,15 +53,18 @@ export class TeamQueue extends DurableObject<ProxyEnv> {
   }
 
   /** A create that could not start: queued with its reservation; the launcher looks at once. */
-  enqueue(item: NewItem, cap: number, busy: { retryAfter: number | null } | null): Promise<Enqueued> | Enqueued {
+  enqueue(item: NewItem, cap: number, busy: { retryAfter: number | null } | null): Enqueued {
     const full = fullFor(this.#sql, item.member);
     if (full) return { ok: false, full };
     const now = this.clock();
     writeState(this.#sql, { ...readState(this.#sql), cap });
     if (busy) this.#launcher.backOff(busy.retryAfter, now);
     const row = addItem(this.#sql, item, now);
-    this.#arm(now);
-    return this.#view(row.id, item.member, false).then((view) => ({ ok: true as const, item: view! }));
+    // A pass already due (the alarm set) sees the item: arming again would only add a pass, with its
+    // calls to the ledger, per create while many arrive.
+    if (this.#alarmAt === null || this.#alarmAt === undefined || busy) this.#arm(now);
+    // The answer's position from the launch times the queue keeps: no call to the ledger per enqueue.
+    return { ok: true, item: itemView(row, positions(this.#sql, knownLaunches(this.#sql)).get(row.id) ?? null, false) };
   }
 
   /** A slot may have freed: look now. */
@@ -69,9 +73,9 @@ export class TeamQueue extends DurableObject<ProxyEnv> {
     if (readState(this.#sql).backoffUntil <= now) this.#arm(now);
   }
 
+  /** Positions on a read: from the ledger's launch times (one call), so direct launches count at once. */
   async #positions(): Promise<Map<string, number>> {
-    const members = this.#sql.exec("SELECT DISTINCT member FROM queue_items WHERE status IN ('queued', 'launching')").toArray().map((r) => String(r.member));
-    return positions(this.#sql, members.length ? await slotPort(this.env).lastLaunches(members) : {});
+    return positions(this.#sql, await refreshLaunches(this.#sql, slotPort(this.env)));
   }
 
   async #view(id: string, member: string | null, withMember: boolean): Promise<QueueItem | null> {

@@ -1,6 +1,7 @@
 import { randomHex, type QueueItem } from '../../../../shared';
 import type { Reservation } from '../ledger/ledger-port';
-import { fairOrder } from './fair-order';
+import { fairOrder, type Queued } from './fair-order';
+import { openLaunchTimes } from './launch-times';
 
 /**
  * The queue's storage in the team's queue object (objects/team-queue.ts): its items and its
@@ -67,10 +68,15 @@ export const newQueueId = (): string => `abq_${randomHex(12)}`;
 
 export function openQueue(sql: SqlStorage): void {
   sql.exec(QUEUE_SCHEMA);
+  openLaunchTimes(sql);
   sql.exec('INSERT OR IGNORE INTO queue_state (id, cap, backoff_until, attempts) VALUES (1, 0, 0, 0)');
 }
 
 export const waiting = (sql: SqlStorage): ItemRow[] => rowsOf(sql, "SELECT * FROM queue_items WHERE status IN ('queued', 'launching') ORDER BY seq");
+
+/** The waiting items without their bodies: what the fair order needs, read on every launch and enqueue. */
+export const waitingOrder = (sql: SqlStorage): Queued[] =>
+  sql.exec("SELECT id, member, seq FROM queue_items WHERE status IN ('queued', 'launching') ORDER BY seq").toArray().map((r) => ({ id: String(r.id), member: String(r.member), seq: r.seq as number }));
 
 /** Why the queue takes no more of this member's creates, or null. */
 export function fullFor(sql: SqlStorage, member: string): string | null {
@@ -120,7 +126,7 @@ export function writeState(sql: SqlStorage, state: QueueState): void {
 
 /** Positions (1-based) of the waiting items in the fair order. */
 export function positions(sql: SqlStorage, lastLaunch: Record<string, number>): Map<string, number> {
-  const order = fairOrder(waiting(sql), lastLaunch);
+  const order = fairOrder(waitingOrder(sql), lastLaunch);
   return new Map(order.map((item, i) => [item.id, i + 1]));
 }
 

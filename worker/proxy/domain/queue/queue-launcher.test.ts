@@ -112,6 +112,22 @@ describe('fair order', () => {
   });
 });
 
+describe('launch times', () => {
+  it('a pass asks the ledger for the launch times once, however many it launches, and keeps the fair order', async () => {
+    await withQueue(async (sql, world, launcher) => {
+      world.cap = 100;
+      world.launches = { m0: 1 };
+      for (let i = 0; i < 20; i++) add(sql, `m${i % 5}`, i);
+      await launcher().run(() => world.clock);
+      expect(world.sent).toHaveLength(20);
+      expect(world.steps).toBe(1);
+      // m0 launched before (directly): it goes last in each round of the five members.
+      expect(world.sent.slice(0, 5).map((id) => itemById(sql, id)!.member)).toEqual(['m1', 'm2', 'm3', 'm4', 'm0']);
+      expect(world.sent.slice(5, 10).map((id) => itemById(sql, id)!.member)).toEqual(['m1', 'm2', 'm3', 'm4', 'm0']);
+    });
+  });
+});
+
 describe('slots', () => {
   it('never more launched than the cap; the rest wait queued for a slot', async () => {
     await withQueue(async (sql, world, launcher) => {

@@ -1,5 +1,6 @@
 import { backoffMs } from './backoff';
-import { forgetEnded, itemById, move, readState, waiting, writeState, type ItemRow } from './queue-book';
+import { forgetEnded, itemById, move, readState, waitingOrder, writeState, type ItemRow } from './queue-book';
+import { knownLaunches, noteLaunch, refreshLaunches, undoLaunch } from './launch-times';
 import { fairOrder } from './fair-order';
 import type { LauncherPort, LaunchResult, SlotPort } from './queue-port';
 
@@ -37,13 +38,15 @@ export class QueueLauncher {
   async #pass(now: () => number): Promise<void> {
     const { sql } = this.host;
     forgetEnded(sql, now());
+    // One read of the ledger's launch times per pass (direct launches included); the pass notes its
+    // own as it claims slots, so each launch costs no further call for the order.
+    if (readState(sql).backoffUntil <= now()) await refreshLaunches(sql, this.host.slots());
     for (;;) {
       const state = readState(sql);
       if (state.backoffUntil > now()) return this.host.arm(state.backoffUntil);
-      const items = waiting(sql);
-      if (!items.length) return this.host.arm(null);
-      const members = [...new Set(items.map((i) => i.member))];
-      const next = fairOrder(items, await this.host.slots().lastLaunches(members))[0]!;
+      const first = fairOrder(waitingOrder(sql), knownLaunches(sql))[0];
+      if (!first) return this.host.arm(null);
+      const next = itemById(sql, first.id)!;
       const step = await this.#launch(next, state.cap, now);
       if (step === 'wait') return this.host.arm(now() + this.host.pollMs);
     }
@@ -53,6 +56,7 @@ export class QueueLauncher {
   async #launch(item: ItemRow, cap: number, now: () => number): Promise<'next' | 'wait'> {
     const { sql } = this.host;
     const reservation = JSON.parse(item.reservation);
+    let launchedBefore: number | undefined | null = null;
     if (item.status === 'queued') {
       const claim = await this.host.slots().claimSlot(reservation.id, cap);
       // Cancelled while the ledger answered: cancel released the reservation.
@@ -63,6 +67,7 @@ export class QueueLauncher {
         return 'next';
       }
       move(sql, item.id, 'queued', 'launching', now());
+      launchedBefore = noteLaunch(sql, item.member, now());
     }
     let result: LaunchResult;
     try {
@@ -70,6 +75,8 @@ export class QueueLauncher {
     } catch {
       result = { kind: 'pending' };
     }
+    // Busy: the ledger clears this launch's time (holdSlot), and so does the queue: the item keeps its place.
+    if (result.kind === 'busy' && launchedBefore !== null) undoLaunch(sql, item.member, launchedBefore);
     return this.#record(item, reservation.id, result, now);
   }
 
