@@ -70,7 +70,9 @@ export class TeamQueue extends DurableObject<ProxyEnv> {
   /** A slot may have freed: look now. */
   nudge(): void {
     const now = this.clock();
-    if (readState(this.#sql).backoffUntil <= now) this.#arm(now);
+    // A pass under way looks once more before it waits (the ledger may have answered it busy before
+    // this slot freed); otherwise a pass now.
+    if (readState(this.#sql).backoffUntil <= now && !this.#launcher.wake()) this.#arm(now);
   }
 
   /** Positions on a read: from the ledger's launch times (one call), so direct launches count at once. */

@@ -29,7 +29,9 @@ interface World {
   clock: number;
   /** The next launch is made, but its answer never reaches the queue (it stopped). */
   loseAnswer?: boolean;
-  /** Items the launcher looked at (one `lastLaunches` per item); bounded by STEPS_MAX. */
+  /** Runs once the ledger answered a claim, before the launcher hears it (a task ending meanwhile). */
+  afterClaim?: () => void;
+  /** Passes that read the ledger's launch times (one each); bounded by STEPS_MAX. */
   steps: number;
 }
 
@@ -55,7 +57,11 @@ async function withQueue(fn: (sql: SqlStorage, world: World, launcher: () => Que
         arm: () => undefined,
         random: () => 0.5,
         slots: () => ({
-          claimSlot: async () => (world.running < world.cap ? (world.running++, 'ok') : 'busy'),
+          claimSlot: async () => {
+            const claim = world.running < world.cap ? (world.running++, 'ok' as const) : ('busy' as const);
+            world.afterClaim?.();
+            return claim;
+          },
           holdSlot: async () => void world.running--,
           release: async () => undefined,
           lastLaunches: async (members) => {
@@ -143,6 +149,27 @@ describe('slots', () => {
       world.running -= 2;
       await queue.run(() => world.clock);
       expect(world.sent).toHaveLength(5);
+    });
+  });
+});
+
+describe('a slot freeing during a pass', () => {
+  it('is used by that pass, though the ledger answered it busy just before', async () => {
+    await withQueue(async (sql, world, launcher) => {
+      world.cap = 1;
+      world.running = 1;
+      add(sql, 'alice', 1);
+      add(sql, 'bob', 2);
+      const queue = launcher();
+      world.afterClaim = () => {
+        world.afterClaim = undefined;
+        // The running task ends while the busy answer is on its way: its member's object nudges the queue.
+        world.running--;
+        expect(queue.wake()).toBe(true);
+      };
+      await queue.run(() => world.clock);
+      expect(world.sent.map((id) => itemById(sql, id)!.member)).toEqual(['alice']);
+      expect(queue.wake()).toBe(false);
     });
   });
 });

@@ -29,15 +29,27 @@ export class QueueLauncher {
 
   constructor(private readonly host: LauncherHost) {}
 
+  #again = false;
+
   /** One pass (a pass already under way is joined, not doubled). */
   run(now = () => Date.now()): Promise<void> {
     this.#running ??= this.#pass(now).finally(() => (this.#running = null));
     return this.#running;
   }
 
+  /**
+   * A slot may have freed: a pass under way looks once more before it waits (true), since the ledger
+   * may have answered it busy before the slot freed; false when no pass runs (the caller starts one).
+   */
+  wake(): boolean {
+    if (this.#running) this.#again = true;
+    return this.#running !== null;
+  }
+
   async #pass(now: () => number): Promise<void> {
     const { sql } = this.host;
     forgetEnded(sql, now());
+    this.#again = false;
     // One read of the ledger's launch times per pass (direct launches included); the pass notes its
     // own as it claims slots, so each launch costs no further call for the order.
     if (readState(sql).backoffUntil <= now()) await refreshLaunches(sql, this.host.slots());
@@ -48,7 +60,8 @@ export class QueueLauncher {
       if (!first) return this.host.arm(null);
       const next = itemById(sql, first.id)!;
       const step = await this.#launch(next, state.cap, now);
-      if (step === 'wait') return this.host.arm(now() + this.host.pollMs);
+      if (step === 'wait' && !this.#again) return this.host.arm(now() + this.host.pollMs);
+      if (step === 'wait') this.#again = false;
     }
   }
 
