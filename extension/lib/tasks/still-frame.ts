@@ -21,6 +21,22 @@ export const tailTime = (duration: number): number => (Number.isFinite(duration)
 /** The most a video may take to load or seek (a hung request must not hold the line of stills). */
 const WAIT_MS = 20_000;
 
+/**
+ * A frame drawn right after `seeked` can still be the decoder's empty picture (all black, or
+ * transparent) on a busy machine: drawn again this many times, this far apart, before it is taken as
+ * it is (a video whose frame really is black then still gets its still).
+ */
+const BLANK_REDRAWS = 5;
+const REDRAW_MS = 60;
+
+/** Whether RGBA pixels are all transparent or all near black (no channel above 16). */
+export function isBlankFrame(pixels: Uint8ClampedArray): boolean {
+  for (let i = 0; i + 3 < pixels.length; i += 4) {
+    if (pixels[i + 3]! > 0 && (pixels[i]! > 16 || pixels[i + 1]! > 16 || pixels[i + 2]! > 16)) return false;
+  }
+  return true;
+}
+
 type Loaded = HTMLVideoElement | 'error' | 'timeout';
 
 function once(video: HTMLVideoElement, ok: string): Promise<boolean> {
@@ -69,7 +85,11 @@ async function frameAt(video: HTMLVideoElement, time: number): Promise<string | 
   canvas.height = Math.max(1, Math.round(video.videoHeight * scale));
   const context = canvas.getContext('2d');
   if (!context) return null;
-  context.drawImage(video, 0, 0, canvas.width, canvas.height);
+  for (let redraw = 0; ; redraw++) {
+    context.drawImage(video, 0, 0, canvas.width, canvas.height);
+    if (redraw >= BLANK_REDRAWS || !isBlankFrame(context.getImageData(0, 0, canvas.width, canvas.height).data)) break;
+    await new Promise((resolve) => setTimeout(resolve, REDRAW_MS));
+  }
   // Lower quality once if the first is too large; a still past the limit is not kept.
   for (const quality of [0.75, 0.5]) {
     const url = canvas.toDataURL('image/jpeg', quality);
