@@ -56,14 +56,19 @@ describe('pricing properties', () => {
         expect(charged.overrun).toBe(charged.micros > reserved.micros);
         if (!charged.overrun) expect(charged.micros).toBeLessThanOrEqual(reserved.micros);
         if (ending === 'completed' && reserved.priced && reserved.unit === 'million_tokens' && tokens !== null) {
-          // |charged - tokens x price| <= half a micro-unit, in exact integers.
+          // charged - tokens x price in (-half, +half] of a micro-unit, in exact integers: rounded half up.
           const exact = BigInt(tokens) * BigInt(reserved.rate);
           const diff = BigInt(charged.micros) * 1_000_000n - exact;
-          expect(diff >= -500_000n && diff < 500_000n).toBe(true);
+          expect(diff > -500_000n && diff <= 500_000n, `${diff}`).toBe(true);
         }
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('a charge of exactly half a micro-unit is rounded up (the case a run of the property above found)', () => {
+    // 108,000 tokens at 58.689875 CNY per million: 6,338,506.5 micro-CNY.
+    expect(taskCharge({ micros: 10_000_000, unit: 'million_tokens', rate: 58_689_875, priced: true }, 'completed', 108_000)).toEqual({ micros: 6_338_507, overrun: false });
   });
 
   it("the service's real output never overruns a reservation made from the catalog", () => {
