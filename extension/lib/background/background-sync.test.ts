@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { ALARM, PORTRAIT_CHECK_MS } from '@/lib/background/background-sync';
+import { ALARM, PASS_GUARD_MS, PORTRAIT_CHECK_MS } from '@/lib/background/background-sync';
 import { resetBackoff, syncSoon } from '@/lib/messaging/sync-soon';
 import { KEPT_READ_MIN_MS } from '@/lib/poll/task-polling';
 import { saveSession } from '@/lib/portrait/portrait-store';
@@ -200,6 +200,34 @@ describe('syncSoon', () => {
     await add('cat');
     await Promise.all([syncSoon(), syncSoon(), syncSoon()]);
     expect(proxy.callsOf('CreateAsset')).toHaveLength(1);
+  });
+
+  it('has an alarm set while a pass runs, so a worker stopped in the middle of it is woken again', async () => {
+    await add('cat');
+    await fakeBrowser.alarms.clearAll();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reached = () => {};
+    const atCreate = new Promise<void>((resolve) => (reached = resolve));
+    const fetchOfProxy = globalThis.fetch;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input instanceof Request ? input.url : input).includes('Action=CreateAsset&')) {
+        reached();
+        await held;
+      }
+      return fetchOfProxy(input, init);
+    });
+    const pass = syncSoon();
+    try {
+      await atCreate;
+      // The worker could end here: the alarm already set wakes it for another pass.
+      expect(await alarmDelay()).toBe(PASS_GUARD_MS);
+    } finally {
+      release();
+      await pass;
+    }
+    expect(proxy.callsOf('CreateAsset')).toHaveLength(1);
+    expect(await alarmDelay()).toBe(2_000);
   });
 
   it('picks up after a service worker restart from what IndexedDB holds', async () => {

@@ -28,6 +28,12 @@ import '@/lib/i18n/background.en';
 
 export const ALARM = 'arkbridge-sync';
 const MAX_DELAY_MS = 60_000;
+/**
+ * The alarm a pass sets as it starts: should the service worker end in the middle of it (the browser
+ * stops an idle worker, an upload outlasting it), nothing else would start the next pass; the pass
+ * that ends sets the real one.
+ */
+export const PASS_GUARD_MS = 30_000;
 /** Pace of the checks of a QR code left by a closed popup (the person is busy on the phone). */
 export const PORTRAIT_CHECK_MS = 5_000;
 
@@ -40,6 +46,7 @@ async function syncOnce(): Promise<void> {
   const connected = await connectedClient();
   if (!connected) return stop();
   const { client, connection } = connected;
+  await browser.alarms.create(ALARM, { when: Date.now() + PASS_GUARD_MS });
   let changed = false;
   let queueAt: number | null = null;
   let rateLimitedMs: number | null = null;
