@@ -119,8 +119,15 @@ test('saves a linked and an uploaded image through the background menu handler; 
   await popup.waitForFunction((name) => [...document.querySelectorAll('.row__name')].some((el) => el.textContent?.trim() === name), { timeout: 15_000 }, GROUP_NAME);
   await popup.evaluate((name) => ([...document.querySelectorAll('.row__name')].find((el) => el.textContent?.trim() === name) as HTMLElement).click(), GROUP_NAME);
   await clickButton(popup, 'List');
+  // The list layout asked again (a DOM click: idempotent) while no row shows: a click at the button's
+  // place while the assets were still being laid out could land beside it (seen once: Grid stayed).
   const rows = await watch(
-    () => popup.evaluate(() => [...document.querySelectorAll('.row--asset')].map((row) => `${row.querySelector('.row__name')?.textContent?.trim()}: ${row.querySelector('.chip')?.textContent?.trim()}`).sort()),
+    () =>
+      popup.evaluate(() => {
+        const listed = [...document.querySelectorAll('.row--asset')].map((row) => `${row.querySelector('.row__name')?.textContent?.trim()}: ${row.querySelector('.chip')?.textContent?.trim()}`).sort();
+        if (!listed.length) [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'List')?.click();
+        return listed;
+      }),
     (rows) => rows.length === 2 && rows.every((r) => r.endsWith(': Active')),
     15_000,
   );
