@@ -249,15 +249,30 @@ function dotenvQuote(value: string): string {
 }
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports chosen for servers started later: below the kernels' ephemeral ranges (Linux 32768-60999,
+ * macOS and Windows from 49152). A port the kernel handed out for `listen(0)` is an ephemeral one,
+ * and between choosing it and the server listening on it (seconds: `npm start` builds the extension
+ * first) the kernel may give it to any outgoing connection's local end, of which a test run makes
+ * thousands; a fresh-clone run once lost npm start's proxy port so.
+ */
+const CHOSEN_PORTS = { from: 20_000, to: 32_000 } as const;
+
+/** Whether 127.0.0.1:`port` can be listened on now. */
+const canListen = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no free port'))));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+
+/** A port free now, chosen at random below the ephemeral range (see CHOSEN_PORTS). */
+export async function freePort(random: () => number = Math.random): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = CHOSEN_PORTS.from + Math.floor(random() * (CHOSEN_PORTS.to - CHOSEN_PORTS.from));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port between ${CHOSEN_PORTS.from} and ${CHOSEN_PORTS.to} in 50 tries`);
 }
 
 /** A port from the environment, or the default. */
