@@ -60,8 +60,8 @@ describe('Studio: the timeline', { timeout: 20_000 }, () => {
     expect(cards()[0]!.querySelector('img[data-testid="card-tail"]')!.getAttribute('src')).toBe('data:image/jpeg;base64,T-t1.mp4');
     await vi.waitFor(() => expect(cards()[1]!.querySelector('img[data-testid="card-head"]')?.getAttribute('src')).toBe('data:image/jpeg;base64,H-t2.mp4'));
     expect(cards()[1]!.querySelector('img[data-testid="card-tail"]')!.getAttribute('src')).toBe(LAST_FRAME);
-    // Widths follow the lengths.
-    expect(cards().map((c) => c.style.flexGrow)).toEqual(['5.04', '4', '1']);
+    // Widths follow the lengths, the measured one once it is read (a render after the stills can show).
+    await vi.waitFor(() => expect(cards().map((c) => c.style.flexGrow)).toEqual(['5.04', '4', '1']));
     expect(byTestId('timeline-skipped').textContent).toBe('Skipped when playing (no completed take): shot 3.');
     // Named by what it shows; the hint says what pressing and Alt+arrows do.
     expect(cardButton(1).textContent).toBe('Shot 1 5.0 s');
