@@ -1,15 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { modelSpec } from '@@/shared';
-import { MODEL_IDS as ids } from '@@/shared/catalog/testing/model-ids';
 import { ALARM } from '@/lib/background/background-sync';
-import { emptyForm } from '@/lib/generate/generate-form';
 import { syncSoon } from '@/lib/messaging/sync-soon';
 import { closeDb } from '@/lib/storage/database';
 import { storyboardStore } from '@/lib/storage/storyboard-store';
 import { taskStore } from '@/lib/storage/task-store';
 import { startRun } from '@/lib/studio/run-driver';
-import { addShot, applyEdit, newStoryboard, updateShot } from '@/lib/studio/storyboard-edit';
+import { chainedBoard } from '@/lib/studio/testing/chained-board';
 import { VideoFakeProxy } from '@/lib/tasks/testing/fake-video';
 import { backgroundTestbed, type BrowserMocks, connect, shown } from '@/lib/testing/test-setup';
 
@@ -38,15 +35,6 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** A stored storyboard of two Seedance 2.0 shots, the second chained to the first. */
-async function chainedBoard() {
-  let board = newStoryboard('Trailer', ids.s2);
-  board = applyEdit(board, addShot(ids.s2), modelSpec);
-  board = applyEdit(board, updateShot(board.shots[0]!.id, (s) => ({ ...s, form: { ...emptyForm(ids.s2), prompt: 'A door opens' } })), modelSpec);
-  board = applyEdit(board, updateShot(board.shots[1]!.id, (s) => ({ ...s, chain: true, form: { ...emptyForm(ids.s2), prompt: 'She walks in' } })), modelSpec);
-  await storyboardStore.put(board);
-  return board;
-}
 
 const takeOf = async (boardId: string, index: number) => (await taskStore.get((await storyboardStore.get(boardId))!.shots[index]!.takes.at(-1)!))!;
 

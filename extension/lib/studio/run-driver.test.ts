@@ -1,15 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { modelSpec } from '@@/shared';
 import { MODEL_IDS as ids } from '@@/shared/catalog/testing/model-ids';
-import { emptyForm } from '@/lib/generate/generate-form';
 import { pollTasks } from '@/lib/poll/task-polling';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { closeDb } from '@/lib/storage/database';
 import { storyboardStore } from '@/lib/storage/storyboard-store';
 import { taskStore } from '@/lib/storage/task-store';
-import { addShot, applyEdit, newStoryboard, updateShot } from '@/lib/studio/storyboard-edit';
 import { advanceRun, launchIdentity, type RunnerDeps, startRun, stopRun } from '@/lib/studio/run-driver';
 import { recordSubmission, resumeSubmissions, RESUME_AFTER_MS } from '@/lib/tasks/task-submit';
+import { chainedBoard } from '@/lib/studio/testing/chained-board';
 import { VideoFakeProxy } from '@/lib/tasks/testing/fake-video';
 import { PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';
 import { resetState } from '@/lib/testing/test-setup';
@@ -23,15 +22,6 @@ beforeEach(async () => {
   deps = { client: new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, proxy.fetch), specOf: modelSpec, allowHttp: false, frameLabel: 'Last frame' };
 });
 
-/** A storyboard of two Seedance 2.0 shots, the second chained to the first, stored. */
-async function chainedBoard() {
-  let board = newStoryboard('Trailer', ids.s2);
-  board = applyEdit(board, addShot(ids.s2), modelSpec);
-  board = applyEdit(board, updateShot(board.shots[0]!.id, (s) => ({ ...s, form: { ...emptyForm(ids.s2), prompt: 'A door opens' } })), modelSpec);
-  board = applyEdit(board, updateShot(board.shots[1]!.id, (s) => ({ ...s, chain: true, form: { ...emptyForm(ids.s2), prompt: 'She walks in' } })), modelSpec);
-  await storyboardStore.put(board);
-  return board;
-}
 
 const creates = () => proxy.callsOf('createVideo').map((c) => c.body);
 
