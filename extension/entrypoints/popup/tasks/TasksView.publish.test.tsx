@@ -1,15 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { button, click, mount, text, unmount } from '@/components/dom-testing';
 import { TasksView } from '@/entrypoints/popup/tasks/TasksView';
+import { useTasksTestbed } from '@/entrypoints/popup/tasks/testing/tasks-testbed';
 import { db } from '@/lib/storage/database';
 import type { TaskRecord } from '@/lib/storage/records/task-record';
 import { taskStore } from '@/lib/storage/task-store';
-import { VideoFakeProxy } from '@/lib/tasks/testing/fake-video';
-import { connect, resetState } from '@/lib/testing/test-setup';
 
 const S2 = 'doubao-seedance-2-0-260128';
-const realFetch = globalThis.fetch;
-let proxy: VideoFakeProxy;
+const proxy = useTasksTestbed();
 
 const record = (localId: string, over: Partial<TaskRecord>): TaskRecord => ({
   localId,
@@ -30,24 +28,12 @@ async function seed(...tasks: TaskRecord[]) {
   const database = await db();
   for (const task of tasks) {
     await database.put('tasks', task);
-    proxy.setTask(task.taskId!, { status: task.status as never, progress: task.progress, model: task.model, ...(task.videoUrl ? { metadata: { url: task.videoUrl } } : {}) });
+    proxy().setTask(task.taskId!, { status: task.status as never, progress: task.progress, model: task.model, ...(task.videoUrl ? { metadata: { url: task.videoUrl } } : {}) });
   }
 }
 
 const item = (localId: string) => document.querySelector<HTMLLIElement>(`[aria-labelledby="task-${localId}-title"]`)!;
-const publishes = () => proxy.calls.filter((c) => c.method === 'POST' && c.path === '/proxy/gallery');
-
-beforeEach(async () => {
-  await resetState();
-  await connect();
-  proxy = new VideoFakeProxy();
-  globalThis.fetch = proxy.fetch;
-});
-
-afterEach(() => {
-  unmount();
-  globalThis.fetch = realFetch;
-});
+const publishes = () => proxy().calls.filter((c) => c.method === 'POST' && c.path === '/proxy/gallery');
 
 describe('Tasks: publishing to the team', () => {
   it('publishes a completed task once (POST /proxy/gallery) and shows it published, also on the next opening', async () => {
@@ -59,7 +45,7 @@ describe('Tasks: publishing to the team', () => {
     click(button('Publish to the team'));
     await vi.waitFor(() => expect(item('done').textContent).toContain('Published to the team gallery.'));
     expect(publishes().map((c) => c.body)).toEqual([{ taskId: 'cgt-done' }]);
-    expect(proxy.team.gallery.map((i) => i.taskId)).toEqual(['cgt-done']);
+    expect(proxy().team.gallery.map((i) => i.taskId)).toEqual(['cgt-done']);
     expect((await taskStore.newestFirst()).find((t) => t.localId === 'done')!.publishedAt).toBeTruthy();
 
     unmount();
@@ -71,7 +57,7 @@ describe('Tasks: publishing to the team', () => {
 
   it('says why a publish was refused and offers it again', async () => {
     await seed(record('done', {}));
-    proxy.failNext('/proxy/gallery', { kind: 'api-error', status: 409, code: 'task_not_completed', message: 'The task has not completed.' });
+    proxy().failNext('/proxy/gallery', { kind: 'api-error', status: 409, code: 'task_not_completed', message: 'The task has not completed.' });
     mount(<TasksView pollMs={60_000} />);
     await vi.waitFor(() => expect(item('done')).toBeTruthy());
     click(button('Publish to the team'));

@@ -1,40 +1,26 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { VideoCreateBody } from '@@/shared';
-import { click, mount, unmount } from '@/components/dom-testing';
+import { click, mount } from '@/components/dom-testing';
 import { TasksView } from '@/entrypoints/popup/tasks/TasksView';
+import { useTasksTestbed } from '@/entrypoints/popup/tasks/testing/tasks-testbed';
 import { ProxyClient } from '@/lib/proxy/proxy-client';
 import { taskStore } from '@/lib/storage/task-store';
 import { submitTask } from '@/lib/tasks/task-submit';
-import { VideoFakeProxy } from '@/lib/tasks/testing/fake-video';
 import { PROXY_URL, TOKEN } from '@/lib/testing/fake-proxy';
-import { connect, resetState } from '@/lib/testing/test-setup';
 
 const body = (text: string): VideoCreateBody => ({ model: 'doubao-seedance-2-0-260128', content: [{ type: 'text', text }] });
-const realFetch = globalThis.fetch;
-let proxy: VideoFakeProxy;
+const proxy = useTasksTestbed();
 
 const item = (localId: string) => document.querySelector<HTMLLIElement>(`[aria-labelledby="task-${localId}-title"]`)!;
 const status = (localId: string) => item(localId)?.querySelector('.task__status')?.textContent;
 
 /** One task running at the service, on a cap of one, and `count` creates waiting for it. */
 async function waiting(count: number): Promise<void> {
-  proxy.maxRunning = 1;
-  const client = new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, proxy.fetch);
+  proxy().maxRunning = 1;
+  const client = new ProxyClient({ proxyUrl: PROXY_URL, token: TOKEN }, proxy().fetch);
   await submitTask(client, body('runs now'));
   for (let i = 1; i <= count; i++) await submitTask(client, body(`waits ${i}`), Date.now, { localId: `w${i}` });
 }
-
-beforeEach(async () => {
-  await resetState();
-  await connect();
-  proxy = new VideoFakeProxy();
-  globalThis.fetch = proxy.fetch;
-});
-
-afterEach(() => {
-  unmount();
-  globalThis.fetch = realFetch;
-});
 
 describe('Tasks: waiting for the service', () => {
   it('shows the place in line (n ahead, then next in line), and the ordinary task once it launched', async () => {
@@ -45,7 +31,7 @@ describe('Tasks: waiting for the service', () => {
     expect(item('w1').textContent).toContain('Its cost stays reserved until then.');
     expect(item('w1').querySelector('progress')!.hasAttribute('value')).toBe(false);
 
-    proxy.launchQueued();
+    proxy().launchQueued();
     await vi.waitFor(() => expect(status('w3')).toBe('Waiting for the service (1 ahead)'));
     expect(status('w2')).toBe('Waiting for the service (next in line)');
     expect(status('w1')).toBe('Queued');
@@ -61,8 +47,8 @@ describe('Tasks: waiting for the service', () => {
     click(item('w1').querySelector<HTMLButtonElement>('[data-testid="waiting-cancel"]')!);
 
     await vi.waitFor(() => expect(status('w1')).toBe('Cancelled'));
-    expect(proxy.calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([`/proxy/queue/${queueId}`]);
-    expect(proxy.queue.get(queueId)!.status).toBe('cancelled');
+    expect(proxy().calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([`/proxy/queue/${queueId}`]);
+    expect(proxy().queue.get(queueId)!.status).toBe('cancelled');
     expect(item('w1').textContent).toContain('its reservation was given back');
     expect(item('w1').querySelector('[data-testid="waiting-cancel"]')).toBeNull();
     // The other one still waits, now next in line.
@@ -73,7 +59,7 @@ describe('Tasks: waiting for the service', () => {
     await waiting(1);
     mount(<TasksView pollMs={60_000} />);
     await vi.waitFor(() => expect(status('w1')).toBe('Waiting for the service (next in line)'));
-    const taskId = proxy.launchQueued();
+    const taskId = proxy().launchQueued();
 
     click(item('w1').querySelector<HTMLButtonElement>('[data-testid="waiting-cancel"]')!);
 
